@@ -1,0 +1,37 @@
+# The two commands of the README: `make demo` (set up, then run the main job) and `make test`
+# (set up, then run every check CI runs). Everything else here is what they need.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+
+.PHONY: demo test setup system-packages
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	  || { echo "tablescore needs Python 3.11 or newer; this is $$($(PYTHON) --version)"; exit 1; }
+	@$(PYTHON) -m venv $(VENV) \
+	  || { echo "python3 cannot make a virtual environment: install the system package python3-venv"; exit 1; }
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@$(PY) -c 'import cv2' 2>/dev/null || $(MAKE) --no-print-directory system-packages
+	@rm -f $(VENV)/.installed-* && touch $@
+
+demo: $(STAMP)
+	$(VENV)/bin/tablescore score --samples
+
+test: $(STAMP)
+	$(PY) -m pytest
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict scoring
+
+# OpenCV's wheel needs two system libraries: installed when we may (root with apt-get), else named.
+CV_PACKAGES := libgl1 libglib2.0-0
+system-packages:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing system packages OpenCV needs: $(CV_PACKAGES)"; \
+	  apt-get update -qq && apt-get install -y -qq $(CV_PACKAGES) >/dev/null; fi
+	@$(PY) -c 'import cv2' 2>/dev/null || { echo "OpenCV cannot load: install the system packages \
+	$(CV_PACKAGES) (sudo apt-get install $(CV_PACKAGES))"; exit 1; }

@@ -1,0 +1,53 @@
+"""The ``tablescore`` command.
+
+>>> parser().prog
+'tablescore'
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from device import __version__, score_command
+
+LATER = {
+    "recognize": "read the cards and dice in images (tablescore recognize IMAGE... --json)",
+    "demo": "kiosk demo mode: play recorded games through the whole pipeline",
+    "run": "run the device on its hardware, or with the stand-ins its configuration names",
+    "history": "list, export and draw the games in the journal",
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    top = argparse.ArgumentParser(
+        prog="tablescore",
+        description="Hands-free scorekeeper for card and dice tables.",
+    )
+    top.add_argument("--version", action="version", version=f"tablescore {__version__}")
+    commands = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    score_command.add_parser(commands)
+    for name, summary in LATER.items():
+        commands.add_parser(name, help=summary, description=summary).set_defaults(handler=_not_built(name))
+    return top
+
+
+def _not_built(name: str):  # type: ignore[no-untyped-def]
+    def handler(args: argparse.Namespace) -> int:
+        print(f"tablescore {name}: not in this build yet", file=sys.stderr)
+        return 2
+
+    return handler
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = parser().parse_args(argv)
+    status: int = args.handler(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -130,7 +130,7 @@ class Card:
     """One playing card. Equal cards are the same card; ``index`` numbers the deck 0-51.
 
     >>> Card(Rank.KING, Suit.SPADES).index, Card.from_index(51)
-    (25, Card.parse('KC'))
+    (12, Card.parse('KC'))
     """
 
     rank: Rank

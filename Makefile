@@ -35,3 +35,8 @@ system-packages:
 	  apt-get update -qq && apt-get install -y -qq $(CV_PACKAGES) >/dev/null; fi
 	@$(PY) -c 'import cv2' 2>/dev/null || { echo "OpenCV cannot load: install the system packages \
 	$(CV_PACKAGES) (sudo apt-get install $(CV_PACKAGES))"; exit 1; }
+
+# The benchmarks measure other projects' scorers beside ours: `make bench-setup` installs them.
+.PHONY: bench-setup
+bench-setup: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,bench]'

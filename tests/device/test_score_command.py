@@ -119,3 +119,42 @@ def test_samples_of_every_game_score(capsys: pytest.CaptureFixture[str]) -> None
     assert cli.main(["score", "--samples"]) == 0
     out = capsys.readouterr().out
     assert all(f"== {name}:" in out for name in games.names())
+
+
+class _Requests:
+    """A read-only byte stream of ``count`` request lines, made as they are read."""
+
+    def __init__(self, count: int) -> None:
+        self.left = count
+
+    def readline(self) -> bytes:
+        self.left -= 1
+        return b'{"cards": ["2C", "3C"]}\n' if self.left >= 0 else b""
+
+
+class _Counter:
+    """A write-only byte stream that keeps only a count of its lines."""
+
+    lines = 0
+
+    def write(self, data: bytes) -> int:
+        self.lines += data.count(b"\n")
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_batch_runs_in_constant_memory(highcard: games.Game) -> None:
+    """Memory at 200,000 lines stays within that at 2,000: nothing is kept per line."""
+    import tracemalloc
+
+    peaks = []
+    for count in (2_000, 200_000):
+        sink = _Counter()
+        tracemalloc.start()
+        score_command.score_batch(highcard, _Requests(count), sink)  # type: ignore[arg-type]
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert sink.lines == count
+    assert peaks[1] < peaks[0] + 64_000

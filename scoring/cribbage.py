@@ -1,0 +1,358 @@
+"""Cribbage scoring: the show (a hand or the crib with the starter), pegging, and score requests.
+
+The show names the cards of every item, so a screen can show the count as a player would say it:
+
+>>> count = show(parse_cards("5H 5C 5D JS"), Card.parse("5S"))
+>>> count.total
+29
+>>> print(count)
+fifteen two: 5♠ J♠
+fifteen two: 5♥ J♠
+fifteen two: 5♦ J♠
+fifteen two: 5♣ J♠
+fifteen two: 5♠ 5♥ 5♦
+fifteen two: 5♠ 5♥ 5♣
+fifteen two: 5♠ 5♦ 5♣
+fifteen two: 5♥ 5♦ 5♣
+double pair royal: 5♠ 5♥ 5♦ 5♣
+his nobs: J♠
+>>> [str(item) for item in show(parse_cards("2S 2H 3D 4C"), Card.parse("KC")).items]
+['fifteen two: 2♠ 3♦ K♣', 'fifteen two: 2♥ 3♦ K♣', 'double run of three: 2♠ 2♥ 3♦ 4♣']
+
+Pegging scores the card just laid, given the cards laid since the count was last reset:
+
+>>> [str(item) for item in peg(parse_cards("5S 5H 5D")).items]
+['fifteen two: 5♠ 5♥ 5♦', 'pair royal: 5♠ 5♥ 5♦']
+>>> peg(parse_cards("KS QH JD 2C")).total
+Traceback (most recent call last):
+...
+scoring.cribbage.PeggingError: laying 2♣ would take the count to 32, past 31
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from math import prod
+from typing import Any
+
+from scoring.cards import Card, Rank, parse_cards
+from scoring.games import Option
+from scoring.requests import RequestError, card_field, card_list, cards_of, check_distinct, check_fields
+
+__all__ = [
+    "Count",
+    "HAND_SIZE",
+    "Item",
+    "PeggingError",
+    "SAMPLES",
+    "pattern_points",
+    "peg",
+    "render",
+    "request_from_args",
+    "score_request",
+    "show",
+    "value",
+]
+
+HAND_SIZE = 4
+"""Cards in a hand (and in the crib) at the show; the starter makes a fifth."""
+
+_NUMBERS = ("", "", "two", "three", "four", "five", "six", "seven")
+_PAIRS = {2: "pair", 3: "pair royal", 4: "double pair royal"}
+_RUN_KINDS = {1: "run", 2: "double run", 3: "triple run", 4: "double-double run"}
+
+
+def value(card: Card) -> int:
+    """A card's value in counting to fifteen and 31: ace 1, two to ten their number, pictures 10.
+
+    >>> value(Card.parse("AS")), value(Card.parse("9H")), value(Card.parse("QD"))
+    (1, 9, 10)
+    """
+    return min(int(card.rank), 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One scoring combination and the cards that make it.
+
+    >>> Item("fifteen two", (Card.parse("5H"), Card.parse("KS")), 2)
+    Item(name='fifteen two', cards=(Card.parse('5H'), Card.parse('KS')), points=2)
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.name}: {' '.join(card.symbol for card in self.cards)}"
+
+    def as_json(self) -> dict[str, Any]:
+        """The item for a JSON result: its name, card codes, points and screen text."""
+        return {"name": self.name, "cards": [card.code for card in self.cards], "points": self.points,
+                "text": str(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """What a show or a laid card scores: the itemised combinations and their total."""
+
+    items: tuple[Item, ...]
+
+    @property
+    def total(self) -> int:
+        """The points of all the items."""
+        return sum(item.points for item in self.items)
+
+    def __str__(self) -> str:
+        return "\n".join(map(str, self.items))
+
+
+# --- the show ---------------------------------------------------------------------------------------
+
+_Template = tuple[str, tuple[int, ...], int]
+"""An item of a rank pattern: its name, the positions of its cards among the five, its points."""
+
+
+@cache
+def _pattern(ranks: tuple[int, ...]) -> tuple[tuple[_Template, ...], int]:
+    """The fifteens, pairs and runs of five ranks in ascending order, and their points.
+
+    These depend only on the ranks, so they are worked out once for each of the 6,175 patterns.
+    Runs take in the pairs among their cards ("a run of three cards with an additional card matching
+    one of the three in value, e.g. 2-2-3-4, is termed a double run, and scores eight").
+    """
+    items: list[_Template] = []
+    values = [min(rank, 10) for rank in ranks]
+    positions = range(len(ranks))
+    for size in range(2, len(ranks) + 1):
+        items += [("fifteen two", combo, 2) for combo in combinations(positions, size)
+                  if sum(values[i] for i in combo) == 15]
+    run = _longest_run(sorted(set(ranks)))
+    for rank in sorted(set(ranks)):
+        count = ranks.count(rank)
+        if rank not in run and count > 1:
+            items.append((_PAIRS[count], tuple(i for i in positions if ranks[i] == rank), count * (count - 1)))
+    if run:
+        counts = [ranks.count(rank) for rank in run]
+        runs = prod(counts)
+        kind = _RUN_KINDS[runs]  # with five cards, four runs can only come from two pairs
+        points = len(run) * runs + sum(count * (count - 1) for count in counts)
+        items.append((f"{kind} of {_NUMBERS[len(run)]}", tuple(i for i in positions if ranks[i] in run), points))
+    items.sort(key=lambda item: item[0] != "fifteen two")
+    return tuple(items), sum(points for _, _, points in items)
+
+
+def _longest_run(ranks: list[int]) -> range:
+    """The longest stretch of three or more consecutive ranks among distinct ascending ``ranks``."""
+    best = range(0)
+    start = 0
+    for i in range(1, len(ranks) + 1):
+        if i == len(ranks) or ranks[i] != ranks[i - 1] + 1:
+            if i - start >= 3 and i - start > len(best):
+                best = range(ranks[start], ranks[i - 1] + 1)
+            start = i
+    return best
+
+
+def pattern_points(ranks: Sequence[int]) -> int:
+    """The points for fifteens, pairs and runs among ranks (1-13), in any order.
+
+    >>> pattern_points([4, 4, 5, 5, 6]), pattern_points([8, 7, 6, 7, 8])
+    (24, 24)
+    """
+    return _pattern(tuple(sorted(ranks)))[1]
+
+
+def _order(card: Card) -> tuple[int, int]:
+    return card.rank, card.suit.index
+
+
+def show(hand: Sequence[Card], starter: Card, crib: bool = False) -> Count:
+    """The show of a four-card hand (or the crib, with ``crib=True``) with the starter.
+
+    Fifteens, pairs and runs; a flush of the four hand cards scores 4, or 5 with the starter, but a
+    crib scores a flush only with all five of one suit; a Jack of the starter's suit in the hand is
+    "his nobs", one point. Cards are assumed distinct (``score_request`` checks requests).
+
+    >>> show(parse_cards("2H 6H 8H TH"), Card.parse("KS")).total, show(parse_cards("2H 6H 8H TH"), Card.parse("KS"), crib=True).total
+    (4, 0)
+    """
+    cards = sorted((*hand, starter), key=_order)
+    templates, _ = _pattern(tuple(card.rank for card in cards))
+    items = [Item(name, tuple(cards[i] for i in positions), points) for name, positions, points in templates]
+    suit = hand[0].suit
+    if all(card.suit is suit for card in hand):
+        if starter.suit is suit:
+            items.append(Item("flush of five", tuple(cards), 5))
+        elif not crib:
+            items.append(Item("flush of four", tuple(sorted(hand, key=_order)), 4))
+    items += [Item("his nobs", (card,), 1) for card in hand if card.rank is Rank.JACK and card.suit is starter.suit]
+    return Count(tuple(items))
+
+
+def show_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
+    """What ``show(hand, starter, crib).total`` is, without itemising: for counting many hands fast.
+
+    >>> show_total(parse_cards("4S 4H 5D 5C"), Card.parse("6S"))
+    24
+    """
+    points = _pattern(tuple(sorted(card.rank for card in (*hand, starter))))[1]
+    suit = hand[0].suit
+    if all(card.suit is suit for card in hand):
+        points += 5 if starter.suit is suit else 0 if crib else 4
+    return points + sum(card.rank is Rank.JACK and card.suit is starter.suit for card in hand)
+
+
+# --- pegging ----------------------------------------------------------------------------------------
+
+class PeggingError(ValueError):
+    """A card that cannot be laid: it would take the count past 31."""
+
+
+def peg(laid: Sequence[Card]) -> Count:
+    """What the last of ``laid`` scores, given the cards laid since the count was reset, oldest first.
+
+    Fifteen 2, thirty-one 2, pairs 2, 6 or 12, and runs of three to seven in any order among the latest
+    cards. "Run combinations cannot span a pair; in a play of 2, 3, 3, 4 ... only the pair is counted."
+
+    >>> peg(parse_cards("2S 3S 3H 4D")).items
+    ()
+    >>> [str(item) for item in peg(parse_cards("2S 4S 6H AD 3C 5S 7S")).items]
+    ['run of seven: 2♠ 4♠ 6♥ A♦ 3♣ 5♠ 7♠']
+    """
+    if not laid:
+        raise ValueError("no card has been laid")
+    last = laid[-1]
+    count = sum(map(value, laid))
+    if count > 31:
+        raise PeggingError(f"laying {last.symbol} would take the count to {count}, past 31")
+    items = [Item(name, tuple(laid), 2) for total, name in ((15, "fifteen two"), (31, "thirty-one"))
+             if count == total]
+    same = next(n for n in range(len(laid), 0, -1) if all(card.rank == last.rank for card in laid[-n:]))
+    if same > 1:
+        items.append(Item(_PAIRS[same], tuple(laid[-same:]), same * (same - 1)))
+    run = next((n for n in range(len(laid), 2, -1) if _is_run(laid[-n:])), 0)
+    if run:
+        items.append(Item(f"run of {_NUMBERS[run]}", tuple(laid[-run:]), run))
+    return Count(tuple(items))
+
+
+def _is_run(cards: Sequence[Card]) -> bool:
+    ranks = {card.rank for card in cards}
+    return len(ranks) == len(cards) and max(ranks) - min(ranks) == len(cards) - 1
+
+
+def pegging_count(laid: Sequence[Card]) -> int:
+    """The count after ``laid``: the sum of the cards' values.
+
+    >>> pegging_count(parse_cards("KS 5H AD"))
+    16
+    """
+    return sum(map(value, laid))
+
+
+# --- score requests ---------------------------------------------------------------------------------
+
+SAMPLES: tuple[dict[str, Any], ...] = (
+    {"hand": ["5H", "5C", "5D", "JS"], "starter": "5S", "crib": False},
+    {"hand": ["4S", "4H", "5D", "6C"], "starter": "5C"},
+    {"hand": ["2H", "6H", "8H", "TH"], "starter": "KS", "crib": True},
+    {"pegging": ["2S", "4S", "6H", "AD", "3C", "5S", "7S"]},
+    {"pegging": ["5S", "5H", "5D"]},
+)
+
+
+def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score a show request ``{"hand", "starter", "crib"}`` or a pegging request ``{"pegging"}``.
+
+    >>> score_request({"hand": ["5H", "5C", "5D", "JS"], "starter": "5S"})["total"]
+    29
+    >>> score_request({"pegging": ["3S", "4H", "8D"]})
+    {'total': 2, 'pegging': ['3S', '4H', '8D'], 'count': 15, 'items': [{'name': 'fifteen two', 'cards': ['3S', '4H', '8D'], 'points': 2, 'text': 'fifteen two: 3♠ 4♥ 8♦'}]}
+    >>> score_request({"hand": ["5H", "5C", "5D", "JS"], "starter": "5H"})
+    Traceback (most recent call last):
+    ...
+    scoring.requests.RequestError: card 5H is used twice (in 'hand' and 'starter')
+    """
+    if isinstance(request, Mapping) and "pegging" in request:
+        check_fields(request, required={"pegging"})
+        laid = cards_of(request["pegging"], "pegging", range(1, 53))
+        try:
+            scored = peg(laid)
+        except PeggingError as error:
+            raise RequestError(f"'pegging': {error}") from None
+        return {"total": scored.total, "pegging": [card.code for card in laid], "count": pegging_count(laid),
+                **_items(scored)}
+    check_fields(request, required={"hand", "starter"}, optional={"crib"})
+    hand = card_list(request, "hand", count=HAND_SIZE)
+    starter = card_field(request, "starter")
+    check_distinct({"hand": hand, "starter": [starter]})
+    crib = request.get("crib", False)
+    if not isinstance(crib, bool):
+        raise RequestError(f"'crib' must be true or false, not {crib!r}")
+    counted = show(hand, starter, crib)
+    return {"total": counted.total, "hand": [card.code for card in hand], "starter": starter.code,
+            "crib": crib, **_items(counted)}
+
+
+def _items(count: Count) -> dict[str, Any]:
+    return {"items": [item.as_json() for item in count.items]}
+
+
+def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[str, Any]:
+    """The request the readable form names: four hand cards and ``--starter``, or ``--pegging`` cards.
+
+    >>> request_from_args(["5H", "5C", "5D", "JS"], {"starter": "5S", "crib": True})
+    {'hand': ['5H', '5C', '5D', 'JS'], 'starter': '5S', 'crib': True}
+    >>> request_from_args([], {"pegging": ["5S", "5H"]})
+    {'pegging': ['5S', '5H']}
+    >>> request_from_args(["5H", "5C", "5D", "JS"], {})
+    Traceback (most recent call last):
+    ...
+    scoring.requests.RequestError: give the starter: --starter CARD (or --pegging CARD... to score a card laid)
+    """
+    unknown = set(options) - {"starter", "crib", "pegging"}
+    if unknown:
+        raise RequestError(f"unknown option --{min(unknown)} (cribbage takes --starter CARD, --crib, --pegging CARD...)")
+    if "pegging" in options:
+        laid = options["pegging"]
+        if cards or len(options) > 1 or isinstance(laid, bool):
+            raise RequestError("--pegging takes the cards laid since the last reset, oldest first, and nothing else")
+        return {"pegging": [laid] if isinstance(laid, str) else laid}
+    starter = options.get("starter")
+    if not isinstance(starter, str):
+        raise RequestError("give the starter: --starter CARD (or --pegging CARD... to score a card laid)")
+    crib = options.get("crib", False)
+    if crib is not True and crib is not False:
+        raise RequestError("--crib is a flag and takes no value")
+    return {"hand": cards, "starter": starter, "crib": crib}
+
+
+def render(result: Mapping[str, Any]) -> str:
+    """A result as a person reads it: one line an item with its points, then the total.
+
+    >>> print(render(score_request({"hand": ["4S", "4H", "5D", "6C"], "starter": "5C", "crib": True})))
+    crib 4♠ 4♥ 5♦ 6♣, starter 5♣
+      fifteen two: 4♠ 5♦ 6♣                 2
+      fifteen two: 4♠ 5♣ 6♣                 2
+      fifteen two: 4♥ 5♦ 6♣                 2
+      fifteen two: 4♥ 5♣ 6♣                 2
+      double-double run of three: 4♠ 4♥ 5♦ 5♣ 6♣   16
+    total 24
+    """
+    if "pegging" in result:
+        head = f"pegging {' '.join(_symbols(result['pegging']))}, count {result['count']}"
+    else:
+        symbols = " ".join(_symbols(result["hand"]))
+        head = f"{'crib' if result['crib'] else 'hand'} {symbols}, starter {_symbols([result['starter']])[0]}"
+    width = max((len(item["text"]) for item in result["items"]), default=0)
+    lines = [head, *(f"  {item['text']:<{width}} {item['points']:>3}" for item in result["items"])]
+    return "\n".join([*lines, f"total {result['total']}"])
+
+
+def _symbols(codes: Sequence[str]) -> list[str]:
+    return [card.symbol for card in parse_cards(codes)]
+

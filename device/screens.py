@@ -1,0 +1,119 @@
+"""What the OLED shows: screens as data, and one renderer that draws them on a 128x64 image.
+
+Game flows describe a screen (a title, an optional big line for the score, itemised lines); ``render``
+draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols),
+the big line at double size so it can be read at arm's length. Long breakdowns are split into pages.
+
+>>> screen = Screen("Cribbage", big="Ann 29", lines=("fifteen 2: 5♥ K♠", "pair 2: 5♥ 5♣"))
+>>> image = render(screen)
+>>> image.size, image.mode
+((128, 64), '1')
+>>> text_width("5♥"), text_width("5♥", scale=2)
+(15, 30)
+>>> [page.footer for page in paged(Screen("Show", lines=tuple(f"item {n}" for n in range(9))))]
+['1/2', '2/2']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from luma.core.legacy.font import CP437_FONT, proportional
+from PIL import Image, ImageDraw
+
+WIDTH, HEIGHT = 128, 64
+GLYPH = 8
+"""The glyphs' height in pixels at scale 1."""
+
+_FONT = proportional(CP437_FONT)
+_CP437 = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "·": 250, "°": 248, "×": ord("x")}
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """One screenful: a title bar, an optional big line (the score), itemised lines, a footer."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    big: str | None = None
+    footer: str | None = None
+
+    @property
+    def room(self) -> int:
+        """How many itemised lines fit below the title (and the big line)."""
+        used = GLYPH + 2 + (2 * GLYPH + 2 if self.big else 0)
+        return (HEIGHT - used) // GLYPH
+
+
+def paged(screen: Screen) -> list[Screen]:
+    """The screen with its lines word-wrapped to the width and split into pages that fit, each page
+    footed ``n/N`` when there is more than one."""
+    room = screen.room
+    lines = tuple(part for line in screen.lines for part in wrap(line))
+    chunks = [lines[at:at + room] for at in range(0, len(lines), room)] or [()]
+    if len(chunks) == 1:
+        return [replace(screen, lines=chunks[0])]
+    return [replace(screen, lines=chunk, footer=f"{n}/{len(chunks)}") for n, chunk in enumerate(chunks, 1)]
+
+
+def wrap(line: str, width: int = WIDTH) -> list[str]:
+    """``line`` broken at spaces into pieces that fit ``width`` pixels (a word too long is cut).
+
+    >>> wrap("N -6  E 0  S -12  W -6  (doubled)")
+    ['N -6  E 0  S -12  W -6', '(doubled)']
+    """
+    pieces: list[str] = []
+    current = ""
+    for word in line.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate) <= width or not current:
+            current = candidate
+        else:
+            pieces.append(current)
+            current = word
+    return [*pieces, current]
+
+
+def _columns(char: str) -> list[int]:
+    code = _CP437.get(char, ord(char))
+    if code > 255:
+        code = ord("?")
+    return list(_FONT[code])
+
+
+def text_width(text: str, scale: int = 1) -> int:
+    """The width in pixels of ``text`` drawn at ``scale``."""
+    return sum(len(_columns(char)) for char in text) * scale
+
+
+def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: int = 1, fill: int = 1) -> None:
+    """Draw ``text`` with its top-left corner at ``xy``; each font pixel becomes a ``scale``-square block."""
+    x, y = xy
+    for char in text:
+        for column in _columns(char):
+            for row in range(GLYPH):
+                if column >> row & 1:
+                    draw.rectangle((x, y + row * scale, x + scale - 1, y + (row + 1) * scale - 1), fill=fill)
+            x += scale
+
+
+def render(screen: Screen) -> Image.Image:
+    """Draw one page of ``screen`` (lines that do not fit are cut: page with ``paged`` first)."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH - 1, GLYPH), fill=1)
+    footer = screen.footer or ""
+    title = screen.title
+    while text_width(title) > WIDTH - 2 - text_width(footer) - (4 if footer else 0):
+        title = title[:-1]
+    draw_text(draw, (1, 1), title, fill=0)
+    draw_text(draw, (WIDTH - text_width(footer) - 1, 1), footer, fill=0)
+    y = GLYPH + 2
+    if screen.big:
+        scale = 2 if text_width(screen.big, 2) <= WIDTH else 1
+        draw_text(draw, ((WIDTH - text_width(screen.big, scale)) // 2, y), screen.big, scale=scale)
+        y += 2 * GLYPH + 2
+    for line in screen.lines[: screen.room]:
+        draw_text(draw, (0, y), line)
+        y += GLYPH
+    return image

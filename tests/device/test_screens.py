@@ -1,0 +1,71 @@
+"""Golden-image tests of the OLED screens: each screen is drawn and compared pixel for pixel with its
+PNG in tests/device/golden/. After a deliberate change, look at the new images and refresh them with
+TABLESCORE_UPDATE_GOLDEN=1 pytest tests/device/test_screens.py."""
+
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from device.display import Display, open_device
+from device.screens import Screen, paged, render
+
+GOLDEN = Path(__file__).parent / "golden"
+
+SCREENS = {
+    "show": Screen("Cribbage: show", big="Ann 29",
+                   lines=("15 two: 5♥ 5♣ 5♦  +2", "double pair royal +12", "his nobs: J♠  +1")),
+    "totals": Screen("Barbu: totals", lines=("N  45", "E -20", "S  10", "W -35")),
+    "long-title": Screen("Open-Face Chinese Poker settlement", lines=("A +7  B -3  C -4",), footer="2/3"),
+    "error": Screen("Unknown card", lines=("seat 2: a card I", "cannot read.", "Move it, then OK.")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_matches_its_golden_image(name: str) -> None:
+    image = render(paged(SCREENS[name])[0])
+    path = GOLDEN / f"{name}.png"
+    if os.environ.get("TABLESCORE_UPDATE_GOLDEN"):
+        image.save(path)
+    golden = Image.open(path).convert("L")
+    assert ImageChops.difference(image.convert("L"), golden).getbbox() is None, f"{name} differs from {path}"
+
+
+def test_long_breakdowns_page_and_wrap() -> None:
+    screen = Screen("Show", big="24", lines=tuple(f"fifteen {n}: 4♥ 5♠ 6♦ and so on" for n in range(8)))
+    pages = paged(screen)
+    assert len(pages) > 2 and all(len(page.lines) <= page.room for page in pages)
+    assert pages[-1].footer == f"{len(pages)}/{len(pages)}"
+
+
+def test_the_display_turns_pages_and_survives_bus_errors() -> None:
+    display = Display(open_device("dummy"))
+    display.show(Screen("Show", lines=tuple(str(n) for n in range(13))))
+    first = display.device.image
+    display.turn()
+    assert display.page == 1 and display.device.image != first
+
+    def broken(image: Image.Image) -> None:
+        raise OSError(121, "Remote I/O error")
+
+    real = display.device.display
+    display.device.display = broken
+    display.turn()
+    assert display.fault == "OLED: [Errno 121] Remote I/O error"
+    display.device.display = real
+    display.turn()
+    assert display.fault is None
+
+
+def test_the_emulator_writes_png_frames(tmp_path: Path) -> None:
+    display = Display(open_device("emulator", folder=tmp_path))
+    display.show(SCREENS["show"])
+    display.show(SCREENS["totals"])
+    frames = sorted(tmp_path.glob("*.png"))
+    assert [Image.open(frame).size for frame in frames] == [(128, 64)] * 2
+
+
+def test_unknown_display_kind() -> None:
+    with pytest.raises(ValueError, match="unknown display kind 'lcd'"):
+        open_device("lcd")

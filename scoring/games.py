@@ -31,6 +31,7 @@ Option = str | list[str] | bool
 """A readable-form option's value: a flag, one word, or several words."""
 
 GAMES: dict[str, str] = {
+    "barbu": "scoring.barbu",
     "cribbage": "scoring.cribbage",
 }
 """Each game's command-line name and the module that scores it."""

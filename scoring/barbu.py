@@ -1,0 +1,917 @@
+"""Barbu: trick winners, the seven contracts, Dominoes, doubling, and the ``score barbu`` request.
+
+Rules: ``shared/rules/barbu.txt``, with the defaults of ``shared/rules/README.md``. Four seats, 0-3,
+play clockwise (seat ``s`` is followed by ``(s + 1) % 4``); aces are high. A hand's raw scores always sum
+to its contract's total, and doubling only moves points between two players, so the net scores do too.
+
+>>> trick = Trick(0, tuple(parse_cards("2C 5C AC 3H")))
+>>> trick.winner(), trick.winner(trump=Suit.HEARTS)
+(2, 3)
+
+No King of Hearts, declared by seat 3, played as in the fourth sample (the 52 cards in play order); seat 0
+doubles seat 3, seat 2 doubles seat 3 and seat 3 redoubles seat 2:
+
+>>> cards = parse_cards([code for trick in SAMPLES[3]["tricks"] for code in trick["cards"]])
+>>> hand = trick_hand(Contract.NO_KING, 3, tricks_from_cards(3, cards), [Double(0, 3), Double(2, 3, True)])
+>>> hand.scores, hand.net, sum(hand.net)
+((-20, 0, 0, 0), (-40, 0, 0, 20), -20)
+>>> for irregularity in hand.irregularities:
+...     print(irregularity)
+trick 6, seat 1: revoke, did not follow ♣ yet played 5♣ at trick 13
+>>> trick_hand(Contract.NO_KING, 3, tricks_from_cards(3, cards), [Double(3, 1)])
+Traceback (most recent call last):
+...
+scoring.barbu.BarbuError: seat 3 cannot double seat 1: the declarer may only redouble
+
+Reported irregularities never change the score by themselves: the hand is scored as played, and each
+broken rule that later play reveals is listed with its trick (numbered from 1) and seat, for the table to
+settle. ``Hand.irregularities`` holds them, and a request's result lists them under ``"irregularities"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
+from scoring.games import Option
+from scoring.requests import RequestError, check_fields, int_field
+
+__all__ = [
+    "SAMPLES",
+    "SEATS",
+    "STANDARD_RULES",
+    "BarbuError",
+    "Contract",
+    "Dominoes",
+    "Double",
+    "Hand",
+    "Irregularity",
+    "Rules",
+    "Trick",
+    "check_doubles",
+    "high",
+    "parse_cards",
+    "dominoes_hand",
+    "dominoes_scores",
+    "play_tricks",
+    "render",
+    "request_from_args",
+    "score_request",
+    "settle",
+    "trick_hand",
+    "trick_scores",
+    "tricks_from_cards",
+]
+
+SEATS = 4
+"""Barbu is for four players, seats 0-3."""
+
+TRICKS = 13
+"""Each player holds 13 cards, so a trick contract has 13 tricks."""
+
+
+class BarbuError(RequestError):
+    """A hand that cannot be scored: impossible play, an illegal double, a card laid out of turn."""
+
+
+class Contract(Enum):
+    """The seven contracts, by their request codes.
+
+    >>> [contract.total for contract in Contract]
+    [-26, -24, -30, -30, -20, 65, 65]
+    >>> Contract.parse("lt").title
+    'No Last Trick'
+    """
+
+    NO_TRICKS = "NT"
+    NO_QUEENS = "Q"
+    NO_LAST_TRICK = "LT"
+    NO_HEARTS = "H"
+    NO_KING = "K"
+    TRUMPS = "T"
+    DOMINOES = "D"
+
+    @property
+    def title(self) -> str:
+        """The contract's name for people."""
+        return _TITLES[self]
+
+    @property
+    def total(self) -> int:
+        """What the four raw scores of a hand of this contract add up to."""
+        return _TOTALS[self]
+
+    @classmethod
+    def parse(cls, code: object) -> Contract:
+        """The contract a code (NT, Q, LT, H, K, T, D, any case) names."""
+        if isinstance(code, str):
+            for contract in cls:
+                if contract.value == code.upper():
+                    return contract
+        codes = ", ".join(contract.value for contract in cls)
+        raise BarbuError(f"'contract' must be one of {codes}, not {code!r}")
+
+
+_TITLES = {
+    Contract.NO_TRICKS: "No Tricks",
+    Contract.NO_QUEENS: "No Queens",
+    Contract.NO_LAST_TRICK: "No Last Trick",
+    Contract.NO_HEARTS: "No Hearts",
+    Contract.NO_KING: "No King of Hearts",
+    Contract.TRUMPS: "Trumps",
+    Contract.DOMINOES: "Dominoes",
+}
+_TOTALS = {
+    Contract.NO_TRICKS: -26,
+    Contract.NO_QUEENS: -24,
+    Contract.NO_LAST_TRICK: -30,
+    Contract.NO_HEARTS: -30,
+    Contract.NO_KING: -20,
+    Contract.TRUMPS: 65,
+    Contract.DOMINOES: 65,
+}
+_NO_HEART_LEADS = (Contract.NO_HEARTS, Contract.NO_KING)
+"""Contracts where hearts may not be led unless the leader holds nothing else."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The variants a table may choose; the defaults are the standard rules (``rules/README.md``).
+
+    ``must_trump``: in Trumps, a player who cannot follow suit must play a trump if able (default: may
+    discard). ``deal_passes_each_hand``: the deal passes left after every hand instead of after a
+    player's seven. ``doubles_owed``: how often each player must double each declarer during that
+    declarer's seven hands.
+    """
+
+    must_trump: bool = False
+    deal_passes_each_hand: bool = False
+    doubles_owed: int = 2
+
+
+STANDARD_RULES = Rules()
+"""The standard rules, every setting at its default."""
+
+
+def high(rank: Rank) -> int:
+    """A rank's order in play, aces high: 2 is 0, king 11, ace 12.
+
+    >>> high(Rank.TWO), high(Rank.KING), high(Rank.ACE)
+    (0, 11, 12)
+    """
+    return (rank - 2) % 13
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """One trick: who led it and the four cards in play order (the i-th played by ``(leader + i) % 4``).
+
+    >>> Trick(3, tuple(parse_cards("KS AS 2H QS"))).winner(), Trick(3, tuple(parse_cards("KS AS 2H QS"))).seat(2)
+    (0, 1)
+    """
+
+    leader: int
+    cards: tuple[Card, ...]
+
+    def seat(self, position: int) -> int:
+        """The seat that played the card at ``position`` (0 for the lead)."""
+        return (self.leader + position) % SEATS
+
+    def winner(self, trump: Suit | None = None) -> int:
+        """The seat that wins: the highest trump if any was played, else the highest card of the suit led."""
+        cards = self.cards
+        suit = trump if trump is not None and any(card.suit is trump for card in cards) else cards[0].suit
+        best = max((high(card.rank), position) for position, card in enumerate(cards) if card.suit is suit)
+        return self.seat(best[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Irregularity:
+    """A broken rule that later play revealed.
+
+    ``kind`` is ``revoke`` (did not follow ``suit`` while holding it), ``heart lead`` (led a heart while
+    holding another suit), ``no trump`` (discarded in Trumps while holding a trump, when ``must_trump``)
+    or ``pass`` (passed in Dominoes while holding a playable card). ``at`` is the trick (in Dominoes the
+    turn), counted from 1, where ``seat`` broke the rule; ``shown_at`` the trick or turn where the
+    player's ``card`` showed it.
+
+    >>> print(Irregularity("revoke", 2, 3, 9, Card.parse("QS"), Suit.SPADES))
+    trick 3, seat 2: revoke, did not follow ♠ yet played Q♠ at trick 9
+    """
+
+    kind: str
+    seat: int
+    at: int
+    shown_at: int
+    card: Card
+    suit: Suit
+
+    @property
+    def unit(self) -> str:
+        """``trick``, or ``turn`` in Dominoes."""
+        return "turn" if self.kind == "pass" else "trick"
+
+    def __str__(self) -> str:
+        what = {
+            "revoke": f"did not follow {self.suit.symbol} yet played",
+            "heart lead": "led ♥ while holding another suit, shown by",
+            "no trump": f"did not trump while holding {self.suit.symbol}, shown by",
+            "pass": "passed while holding a playable card, shown by",
+        }[self.kind]
+        return f"{self.unit} {self.at}, seat {self.seat}: {self.kind}, {what} {self.card.symbol} at {self.unit} {self.shown_at}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of a result's ``irregularities`` list."""
+        unit = self.unit
+        return {"kind": self.kind, "seat": self.seat, unit: self.at, f"shown_in_{unit}": self.shown_at,
+                "shown_by": self.card.code, "suit": self.suit.letter, "message": str(self)}
+
+
+class _Suspicions:
+    """Rule breaks that are not yet proven: for each seat, the tricks where it would have broken a rule
+    if it held a card it has not yet shown. A later card of that kind proves them."""
+
+    def __init__(self) -> None:
+        self.waiting: list[dict[object, list[int]]] = [{} for _ in range(SEATS)]
+        self.found: list[Irregularity] = []
+
+    def suspect(self, seat: int, key: object, at: int) -> None:
+        self.waiting[seat].setdefault(key, []).append(at)
+
+    def prove(self, seat: int, key: object, kind: str, suit: Suit, at: int, card: Card) -> None:
+        for earlier in self.waiting[seat].pop(key, ()):
+            self.found.append(Irregularity(kind, seat, earlier, at, card, suit))
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The trick contracts' play, checked: each trick's winner and what later play showed."""
+
+    winners: tuple[int, ...]
+    irregularities: tuple[Irregularity, ...]
+
+
+def play_tricks(contract: Contract, declarer: int, tricks: Sequence[Trick], trump: Suit | None = None,
+                rules: Rules = STANDARD_RULES) -> Play:
+    """Check the play of a trick contract and find each trick's winner and the irregularities it reveals.
+
+    The declarer leads the first trick, the winner of each trick leads the next; the 13 tricks hold the
+    52 cards once each. Otherwise this raises ``BarbuError`` naming the trick.
+
+    >>> tricks = tricks_from_cards(0, parse_cards([code for trick in SAMPLES[0]["tricks"] for code in trick["cards"]]))
+    >>> play_tricks(Contract.NO_HEARTS, 0, tricks).winners
+    (1, 1, 0, 1, 0, 0, 3, 3, 2, 2, 3, 1, 1)
+    >>> play_tricks(Contract.NO_HEARTS, 0, tricks[:12])
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: a hand of No Hearts has 13 tricks, not 12
+    """
+    if len(tricks) != TRICKS:
+        raise BarbuError(f"a hand of {contract.title} has {TRICKS} tricks, not {len(tricks)}")
+    no_heart_leads = contract in _NO_HEART_LEADS
+    must_trump = rules.must_trump and trump is not None
+    suspicions = _Suspicions()
+    seen = 0
+    winners = []
+    leader = declarer
+    for number, trick in enumerate(tricks, 1):
+        if trick.leader != leader:
+            who = "the declarer" if number == 1 else f"the winner of trick {number - 1}"
+            raise BarbuError(f"trick {number} is led by seat {trick.leader}, but {who} is seat {leader}")
+        if len(trick.cards) != SEATS:
+            raise BarbuError(f"trick {number} needs {SEATS} cards, got {len(trick.cards)}")
+        led = trick.cards[0].suit
+        for position, card in enumerate(trick.cards):
+            bit = 1 << card.index
+            if seen & bit:
+                raise BarbuError(f"card {card} is played twice (again in trick {number})")
+            seen |= bit
+            seat = (leader + position) % SEATS
+            suit = card.suit
+            suspicions.prove(seat, suit, "revoke", suit, number, card)
+            if must_trump and suit is trump:
+                suspicions.prove(seat, "no trump", "no trump", suit, number, card)
+            if no_heart_leads:
+                if suit is not Suit.HEARTS:
+                    suspicions.prove(seat, "heart lead", "heart lead", Suit.HEARTS, number, card)
+                elif position == 0:
+                    suspicions.suspect(seat, "heart lead", number)
+            if suit is not led:
+                suspicions.suspect(seat, led, number)
+                if must_trump and suit is not trump and led is not trump:
+                    suspicions.suspect(seat, "no trump", number)
+        leader = trick.winner(trump)
+        winners.append(leader)
+    found = sorted(suspicions.found, key=lambda irregularity: (irregularity.at, irregularity.seat))
+    return Play(tuple(winners), tuple(found))
+
+
+def tricks_from_cards(declarer: int, cards: Sequence[Card], trump: Suit | None = None) -> tuple[Trick, ...]:
+    """The tricks of 52 cards given in play order: the declarer leads the first, each winner the next.
+
+    >>> tricks = tricks_from_cards(1, parse_cards("2C 5C AC 3H  4D 5D 6D 7D"))
+    >>> [(trick.leader, trick.winner()) for trick in tricks]
+    [(1, 3), (3, 2)]
+    """
+    tricks = []
+    leader = declarer
+    for start in range(0, len(cards), SEATS):
+        trick = Trick(leader, tuple(cards[start:start + SEATS]))
+        tricks.append(trick)
+        if len(trick.cards) == SEATS:
+            leader = trick.winner(trump)
+    return tuple(tricks)
+
+
+def _card_points(contract: Contract, card: Card) -> int:
+    """What a card in a won trick counts in No Queens, No Hearts and No King of Hearts."""
+    if contract is Contract.NO_QUEENS:
+        return -6 if card.rank is Rank.QUEEN else 0
+    if contract is Contract.NO_HEARTS:
+        return (-6 if card.rank is Rank.ACE else -2) if card.suit is Suit.HEARTS else 0
+    if contract is Contract.NO_KING:
+        return -20 if card.rank is Rank.KING and card.suit is Suit.HEARTS else 0
+    return 0
+
+
+_PER_TRICK = {Contract.NO_TRICKS: -2, Contract.TRUMPS: 5}
+_LAST_TRICKS = (-10, -20)
+"""No Last Trick: the twelfth trick counts -10, the thirteenth -20."""
+
+
+def trick_scores(contract: Contract, tricks: Sequence[Trick], winners: Sequence[int]) -> tuple[int, ...]:
+    """The raw scores of a trick contract: what each seat's won tricks count (rules/barbu.txt).
+
+    >>> tricks = tricks_from_cards(0, parse_cards(" ".join(r + s for r in "AKQJT98765432" for s in "SHDC")))
+    >>> winners = [0] * 12 + [2]
+    >>> [trick_scores(contract, tricks, winners) for contract in Contract if contract is not Contract.DOMINOES]
+    [(-24, 0, -2, 0), (-24, 0, 0, 0), (-10, 0, -20, 0), (-28, 0, -2, 0), (-20, 0, 0, 0), (60, 0, 5, 0)]
+    """
+    scores = [0] * SEATS
+    per_trick = _PER_TRICK.get(contract)
+    if per_trick is not None:
+        for winner in winners:
+            scores[winner] += per_trick
+    elif contract is Contract.NO_LAST_TRICK:
+        for winner, points in zip(winners[-2:], _LAST_TRICKS, strict=True):
+            scores[winner] += points
+    elif contract is not Contract.DOMINOES:
+        for trick, winner in zip(tricks, winners, strict=True):
+            scores[winner] += sum(_card_points(contract, card) for card in trick.cards)
+    return tuple(scores)
+
+
+_DOMINOES_POINTS = (45, 20, 5, -5)
+"""Dominoes: first out +45, second +20, third +5, last -5."""
+
+
+def dominoes_scores(order: Sequence[int]) -> tuple[int, ...]:
+    """The raw scores of Dominoes from the seats in finishing order.
+
+    >>> dominoes_scores([2, 0, 3, 1])
+    (20, -5, 45, 5)
+    """
+    _check_order(order)
+    scores = [0] * SEATS
+    for seat, points in zip(order, _DOMINOES_POINTS, strict=True):
+        scores[seat] = points
+    return tuple(scores)
+
+
+def _check_order(order: Sequence[int]) -> None:
+    if sorted(order) != list(range(SEATS)):
+        raise BarbuError(f"the finishing order names each seat 0-3 once, not {list(order)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Dominoes:
+    """A hand of Dominoes as it is laid out, one turn at a time, starting with the declarer.
+
+    A card may be laid if it is of the starting rank, or of a suit already on the layout and next in rank
+    (aces high, twos low) to that suit's lowest or highest card. A player who cannot lay a card passes;
+    a player who has laid all 13 is out, and the turn skips them.
+
+    >>> play = Dominoes.begin(declarer=1, start=Rank.FIVE)
+    >>> play = play.lay(Card.parse("5H")).lay(Card.parse("6H")).pass_turn().lay(Card.parse("5S"))
+    >>> sorted(card.code for card in play.playable()), play.to_play
+    (['4H', '4S', '5C', '5D', '6S', '7H'], 1)
+    >>> play.lay(Card.parse("8H"))
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: turn 5: 8H cannot be laid (playable: 4H 4S 5C 5D 6S 7H)
+    """
+
+    declarer: int
+    start: Rank
+    to_play: int
+    layout: tuple[tuple[int, int] | None, ...] = (None,) * 4
+    """Each suit's lowest and highest card on the layout, as ``high`` ranks, or None (suit index order)."""
+    held: tuple[int, ...] = (TRICKS,) * SEATS
+    turns: int = 0
+    order: tuple[int, ...] = ()
+    passes: tuple[tuple[int, int, frozenset[Card]], ...] = ()
+    """Each pass not yet shown wrong: the seat, the turn, and the cards it could have laid then."""
+    irregularities: tuple[Irregularity, ...] = ()
+
+    @classmethod
+    def begin(cls, declarer: int, start: Rank) -> Dominoes:
+        """A new layout: the declarer names the starting rank and plays first."""
+        _check_seat(declarer, "declarer")
+        return cls(declarer, start, declarer)
+
+    @property
+    def over(self) -> bool:
+        """Whether every card is laid."""
+        return len(self.order) == SEATS
+
+    def playable(self) -> frozenset[Card]:
+        """The cards that may be laid now."""
+        cards = []
+        for suit, ends in zip(_SUITS, self.layout, strict=True):
+            if ends is None:
+                cards.append(Card(self.start, suit))
+            else:
+                cards.extend(_card_at(rank, suit) for rank in (ends[0] - 1, ends[1] + 1) if 0 <= rank <= 12)
+        return frozenset(cards)
+
+    def lay(self, card: Card) -> Dominoes:
+        """The layout after the player to play lays ``card``; a card that may not be laid is an error."""
+        turn = self._turn()
+        ends = self.layout[card.suit.index]
+        rank = high(card.rank)
+        if ends is not None and ends[0] <= rank <= ends[1]:
+            raise BarbuError(f"turn {turn}: {card} is already on the layout")
+        if card not in self.playable():
+            playable = " ".join(sorted(card.code for card in self.playable()))
+            raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
+        seat = self.to_play
+        layout = list(self.layout)
+        layout[card.suit.index] = (rank, rank) if ends is None else (min(ends[0], rank), max(ends[1], rank))
+        held = list(self.held)
+        held[seat] -= 1
+        shown = [(by, at, cards) for by, at, cards in self.passes if by == seat and card in cards]
+        found = tuple(Irregularity("pass", seat, at, turn, card, card.suit) for _, at, _ in shown)
+        return self._next(layout=tuple(layout), held=tuple(held),
+                          order=self.order + ((seat,) if held[seat] == 0 else ()),
+                          passes=tuple(item for item in self.passes if item not in shown),
+                          irregularities=self.irregularities + found)
+
+    def pass_turn(self) -> Dominoes:
+        """The layout after the player to play passes, having (they say) no card that may be laid."""
+        turn = self._turn()
+        return self._next(passes=self.passes + ((self.to_play, turn, self.playable()),))
+
+    def hand(self, doubles: Iterable[Double] = ()) -> Hand:
+        """The finished hand, scored by the finishing order, with any irregularities the play showed."""
+        if not self.over:
+            laid = SEATS * TRICKS - sum(self.held)
+            raise BarbuError(f"the layout is not finished: {laid} of 52 cards laid")
+        return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start)
+
+    def _turn(self) -> int:
+        if self.over:
+            raise BarbuError("every card is already laid")
+        return self.turns + 1
+
+    def _next(self, **changes: Any) -> Dominoes:
+        held = changes.get("held", self.held)
+        seat = self.to_play
+        for step in range(1, SEATS + 1):
+            seat = (self.to_play + step) % SEATS
+            if held[seat]:
+                break
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return Dominoes(**(fields | changes | {"to_play": seat, "turns": self.turns + 1}))
+
+
+_SUITS = tuple(Suit)
+"""The suits in index order (spades, hearts, diamonds, clubs)."""
+
+
+def _card_at(rank: int, suit: Suit) -> Card:
+    """The card of ``suit`` whose ``high`` rank is ``rank``."""
+    return DECK[suit.index * 13 + (rank + 1) % 13]
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """Seat ``by`` doubled seat ``on``; ``redoubled`` if ``on`` (the declarer) redoubled them.
+
+    The difference between the two raw scores goes to the higher and is taken from the lower; a redouble
+    makes it twice the difference.
+
+    >>> Double(1, 0, redoubled=True).amount((-10, -2, 0, -18))
+    16
+    """
+
+    by: int
+    on: int
+    redoubled: bool = False
+
+    def amount(self, scores: Sequence[int]) -> int:
+        """The points ``by`` gains from ``on`` (negative: that ``on`` gains from ``by``)."""
+        return (scores[self.by] - scores[self.on]) * (2 if self.redoubled else 1)
+
+
+def check_doubles(declarer: int, doubles: Iterable[Double]) -> tuple[Double, ...]:
+    """The doubles of a hand, checked: a non-declarer may double any other player once; only the
+    declarer may redouble, and only a player who doubled them.
+
+    >>> check_doubles(0, [Double(1, 2), Double(2, 1)])
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: seats 2 and 1 cannot double each other: a pair doubles once, and only the declarer redoubles
+    """
+    checked: dict[frozenset[int], Double] = {}
+    for double in doubles:
+        _check_seat(double.by, "a double's seat")
+        _check_seat(double.on, "a double's seat")
+        if double.by == double.on:
+            raise BarbuError(f"seat {double.by} cannot double themself")
+        if double.by == declarer:
+            raise BarbuError(f"seat {double.by} cannot double seat {double.on}: the declarer may only redouble")
+        if double.redoubled and double.on != declarer:
+            raise BarbuError(f"seat {double.on} cannot redouble seat {double.by}: only the declarer redoubles")
+        pair = frozenset((double.by, double.on))
+        if pair in checked:
+            if checked[pair].by == double.by:
+                raise BarbuError(f"seat {double.by} doubles seat {double.on} twice")
+            raise BarbuError(f"seats {double.by} and {double.on} cannot double each other: a pair doubles once, "
+                             "and only the declarer redoubles")
+        checked[pair] = double
+    return tuple(checked.values())
+
+
+def settle(scores: Sequence[int], doubles: Iterable[Double]) -> tuple[int, ...]:
+    """The net scores after doubling: each double moves its amount between its two players.
+
+    >>> settle((-10, -2, 0, -18), [Double(1, 0, redoubled=True), Double(3, 0), Double(3, 2)])
+    (-18, 14, 18, -44)
+    """
+    net = list(scores)
+    for double in doubles:
+        amount = double.amount(scores)
+        net[double.by] += amount
+        net[double.on] -= amount
+    return tuple(net)
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One hand, settled: its raw scores, doubles and what the play showed.
+
+    ``winners`` (trick contracts) is each trick's winner; ``order`` (Dominoes) the finishing order.
+    """
+
+    contract: Contract
+    declarer: int
+    scores: tuple[int, ...]
+    doubles: tuple[Double, ...] = ()
+    irregularities: tuple[Irregularity, ...] = ()
+    winners: tuple[int, ...] = ()
+    order: tuple[int, ...] = ()
+    trump: Suit | None = None
+    start: Rank | None = None
+    net: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "net", settle(self.scores, self.doubles))
+
+
+def _check_seat(seat: object, what: str) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+        raise BarbuError(f"{what} must be a seat 0-3, not {seat!r}")
+
+
+def trick_hand(contract: Contract, declarer: int, tricks: Sequence[Trick], doubles: Iterable[Double] = (),
+               trump: Suit | None = None, rules: Rules = STANDARD_RULES) -> Hand:
+    """A trick contract's hand, checked and settled.
+
+    Seat 0 holds every spade and leads them one by one, winning every trick:
+
+    >>> tricks = tricks_from_cards(0, parse_cards(" ".join(r + s for r in "AKQJT98765432" for s in "SHDC")))
+    >>> trick_hand(Contract.TRUMPS, 0, tricks, trump=Suit.SPADES).scores
+    (65, 0, 0, 0)
+    >>> trick_hand(Contract.TRUMPS, 0, tricks, trump=Suit.CLUBS).scores
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: trick 2 is led by seat 0, but the winner of trick 1 is seat 3
+    """
+    _check_seat(declarer, "declarer")
+    if contract is Contract.DOMINOES:
+        raise BarbuError("Dominoes is laid out, not played in tricks")
+    if (trump is None) == (contract is Contract.TRUMPS):
+        raise BarbuError("Trumps needs a trump suit" if trump is None else f"{contract.title} has no trumps")
+    checked = check_doubles(declarer, doubles)
+    play = play_tricks(contract, declarer, tricks, trump, rules)
+    return Hand(contract, declarer, trick_scores(contract, tricks, play.winners), checked,
+                play.irregularities, play.winners, trump=trump)
+
+
+def dominoes_hand(declarer: int, order: Sequence[int], doubles: Iterable[Double] = (),
+                  irregularities: Sequence[Irregularity] = (), start: Rank | None = None) -> Hand:
+    """A hand of Dominoes, settled from the finishing order.
+
+    >>> dominoes_hand(0, [1, 2, 3, 0], [Double(1, 0)]).net
+    (-55, 95, 20, 5)
+    """
+    _check_seat(declarer, "declarer")
+    return Hand(Contract.DOMINOES, declarer, dominoes_scores(order), check_doubles(declarer, doubles),
+                tuple(irregularities), order=tuple(order), start=start)
+
+
+# The ``score barbu`` request: JSON in, JSON out.
+
+_TRICK_FIELDS = {"tricks", "trump", "must_trump"}
+_DOMINOES_FIELDS = {"order", "start", "plays"}
+_OPTIONAL = _TRICK_FIELDS | _DOMINOES_FIELDS | {"doubles", "redoubles"}
+_CODES = {card.code: card for card in DECK}
+"""Canonical card codes, the fast way in; other spellings go through ``Card.parse``."""
+
+
+def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score one hand given as a batch request (see README, "Barbu").
+
+    >>> result = score_request(SAMPLES[0])
+    >>> result["scores"], result["net"], sum(result["scores"]) == sum(result["net"]) == -30
+    ([0, -12, -2, -16], [40, -36, 12, -46], True)
+    >>> score_request({"contract": "Q", "declarer": 0, "order": [0, 1, 2, 3]})
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: 'order' is only for D (Dominoes)
+    """
+    check_fields(request, required={"contract", "declarer"}, optional=_OPTIONAL)
+    contract = Contract.parse(request["contract"])
+    declarer = int_field(request, "declarer", 0, SEATS - 1)
+    wrong = (_TRICK_FIELDS if contract is Contract.DOMINOES else _DOMINOES_FIELDS) & set(request)
+    if contract is not Contract.TRUMPS:
+        wrong |= {"trump", "must_trump"} & set(request)
+    if wrong:
+        name = min(wrong)
+        owner = "D (Dominoes)" if name in _DOMINOES_FIELDS else "T (Trumps)" if name != "tricks" else "trick contracts"
+        raise BarbuError(f"{name!r} is only for {owner}")
+    doubles = _doubles(request, declarer)
+    if contract is Contract.DOMINOES:
+        return _result(_dominoes_request(request, declarer, doubles))
+    if "tricks" not in request:
+        raise BarbuError(f"missing field 'tricks' ({contract.title} is played in 13 tricks)")
+    trump = None
+    if contract is Contract.TRUMPS:
+        if "trump" not in request:
+            raise BarbuError("missing field 'trump' (Trumps needs the suit the declarer named)")
+        trump = _suit(request["trump"])
+    must_trump = request.get("must_trump", False)
+    if not isinstance(must_trump, bool):
+        raise BarbuError(f"'must_trump' is true or false, not {must_trump!r}")
+    tricks = _tricks(request["tricks"])
+    return _result(trick_hand(contract, declarer, tricks, doubles, trump, Rules(must_trump=must_trump)))
+
+
+def _suit(value: object) -> Suit:
+    try:
+        if isinstance(value, str):
+            return Suit.parse(value)
+    except ValueError:
+        pass
+    raise BarbuError(f"'trump' must be a suit (S, H, D or C), not {value!r}")
+
+
+def _card(code: object, where: str) -> Card:
+    card = _CODES.get(code) if isinstance(code, str) else None
+    if card is not None:
+        return card
+    try:
+        return Card.parse(code)  # type: ignore[arg-type]  # Card.parse reports a non-string as a bad code
+    except CardError as error:
+        raise BarbuError(f"{where}: {error}") from None
+
+
+def _tricks(value: object) -> list[Trick]:
+    if not isinstance(value, list):
+        raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {type(value).__name__}")
+    if len(value) != TRICKS:
+        raise BarbuError(f"'tricks' needs {TRICKS} tricks, got {len(value)}")
+    tricks = []
+    for number, item in enumerate(value):
+        where = f"tricks[{number}]"
+        try:
+            check_fields(item, required={"leader", "cards"})
+            leader = int_field(item, "leader", 0, SEATS - 1)
+        except RequestError as error:
+            raise BarbuError(f"{where}: {error}") from None
+        cards = item["cards"]
+        if not isinstance(cards, list) or len(cards) != SEATS:
+            got = f"{len(cards)} cards" if isinstance(cards, list) else type(cards).__name__
+            raise BarbuError(f"{where}: 'cards' needs {SEATS} card codes in play order, got {got}")
+        tricks.append(Trick(leader, tuple(_card(code, where) for code in cards)))
+    return tricks
+
+
+def _seat_pairs(request: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
+    value = request.get(name, [])
+    if not isinstance(value, list):
+        raise BarbuError(f"{name!r} is a list of [from, to] seat pairs, not {type(value).__name__}")
+    pairs = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 2
+                or any(isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS for seat in item)):
+            raise BarbuError(f"{name!r}: each entry is a [from, to] pair of seats 0-3, not {item!r}")
+        pairs.append((item[0], item[1]))
+    return pairs
+
+
+def _doubles(request: Mapping[str, Any], declarer: int) -> tuple[Double, ...]:
+    """The request's doubles and redoubles as ``Double``s, checked."""
+    doubles = _seat_pairs(request, "doubles")
+    redoubled = set()
+    for by, on in _seat_pairs(request, "redoubles"):
+        if by != declarer:
+            raise BarbuError(f"seat {by} cannot redouble: only the declarer (seat {declarer}) redoubles")
+        if (on, by) not in doubles:
+            raise BarbuError(f"seat {by} cannot redouble seat {on}, who did not double them")
+        if (on, by) in redoubled:
+            raise BarbuError(f"seat {by} redoubles seat {on} twice")
+        redoubled.add((on, by))
+    return check_doubles(declarer, [Double(by, on, (by, on) in redoubled) for by, on in doubles])
+
+
+def _dominoes_request(request: Mapping[str, Any], declarer: int, doubles: tuple[Double, ...]) -> Hand:
+    if "plays" not in request:
+        if "start" in request:
+            raise BarbuError("'start' goes with 'plays' (the cards laid); without them give only 'order'")
+        if "order" not in request:
+            raise BarbuError("missing field 'order' (Dominoes is scored by the finishing order)")
+        return dominoes_hand(declarer, _order(request["order"]), doubles)
+    if "start" not in request:
+        raise BarbuError("missing field 'start' (the rank the declarer named to start the layout)")
+    start = request["start"]
+    try:
+        rank = Rank.parse(start) if isinstance(start, str) else None
+    except ValueError:
+        rank = None
+    if rank is None:
+        raise BarbuError(f"'start' must be a rank (A, 2-9, T or 10, J, Q, K), not {start!r}")
+    hand = _lay_out(declarer, rank, request["plays"]).hand(doubles)
+    if "order" in request and list(hand.order) != _order(request["order"]):
+        raise BarbuError(f"'order' {request['order']} does not match the plays, where seats went out in the "
+                         f"order {list(hand.order)}")
+    return hand
+
+
+def _order(value: object) -> list[int]:
+    if not isinstance(value, list):
+        raise BarbuError(f"'order' is a list of the 4 seats in finishing order, not {type(value).__name__}")
+    _check_order(value)
+    return value
+
+
+def _lay_out(declarer: int, start: Rank, plays: object) -> Dominoes:
+    if not isinstance(plays, list):
+        raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {type(plays).__name__}")
+    layout = Dominoes.begin(declarer, start)
+    for number, play in enumerate(plays):
+        if layout.over:
+            raise BarbuError(f"plays[{number}]: every card is already laid")
+        is_pass = isinstance(play, str) and play.lower() == "pass"
+        layout = layout.pass_turn() if is_pass else layout.lay(_card(play, f"plays[{number}]"))
+    return layout
+
+
+def _result(hand: Hand) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "contract": hand.contract.value,
+        "title": hand.contract.title,
+        "declarer": hand.declarer,
+        "scores": list(hand.scores),
+        "net": list(hand.net),
+        "doubling": [{"from": double.by, "to": double.on, "redoubled": double.redoubled,
+                      "amount": double.amount(hand.scores)} for double in hand.doubles],
+        "irregularities": [irregularity.as_dict() for irregularity in hand.irregularities],
+    }
+    if hand.trump is not None:
+        result["trump"] = hand.trump.letter
+    if hand.winners:
+        result["winners"] = list(hand.winners)
+        result["tricks_won"] = [hand.winners.count(seat) for seat in range(SEATS)]
+    if hand.order:
+        result["order"] = list(hand.order)
+    if hand.start is not None:
+        result["start"] = hand.start.letter
+    return result
+
+
+def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[str, Any]:
+    """The request for the readable form: the cards in play order and ``--contract``, ``--declarer``,
+    ``--trump``, ``--doubles FROM:TO...``, ``--redoubles FROM:TO...``, ``--must-trump``; for Dominoes the
+    plays (cards and ``pass``) with ``--start RANK``, or only ``--order SEAT...``.
+
+    Trick leaders follow from the play: the declarer leads, each trick's winner leads the next.
+
+    >>> cards = [code for trick in SAMPLES[0]["tricks"] for code in trick["cards"]]
+    >>> request = request_from_args(cards, {"contract": "Q", "declarer": "0", "doubles": ["2:1", "3:0"]})
+    >>> request["tricks"][:2], request["doubles"]
+    ([{'leader': 0, 'cards': ['QD', 'AD', '9D', '6D']}, {'leader': 1, 'cards': ['QC', '7C', 'TC', '5C']}], [[2, 1], [3, 0]])
+    >>> request_from_args([], {"contract": "D", "declarer": "0", "order": ["3", "1", "0", "2"]})["order"]
+    [3, 1, 0, 2]
+    """
+    request: dict[str, Any] = {}
+    for name, value in options.items():
+        if name in ("doubles", "redoubles"):
+            request[name] = [_pair(word) for word in _words(value)]
+        elif name == "order":
+            request[name] = [_number(word) for word in _words(value)]
+        elif name == "declarer":
+            request[name] = _number(value)
+        else:
+            request[name] = value
+    if "contract" not in request or "declarer" not in request:
+        raise BarbuError("give --contract (NT, Q, LT, H, K, T or D) and --declarer (seat 0-3)")
+    contract = Contract.parse(request["contract"])
+    request["contract"] = contract.value
+    if contract is Contract.DOMINOES:
+        if cards:
+            request["plays"] = cards
+        return request
+    declarer = int_field(request, "declarer", 0, SEATS - 1)
+    trump = _suit(request["trump"]) if "trump" in request else None
+    played = [_card(code, "cards") for code in cards]
+    if len(played) != SEATS * TRICKS:
+        raise BarbuError(f"give the {SEATS * TRICKS} cards in play order, trick by trick (got {len(played)})")
+    request["tricks"] = [{"leader": trick.leader, "cards": [card.code for card in trick.cards]}
+                         for trick in tricks_from_cards(declarer, played, trump)]
+    return request
+
+
+def _words(value: Option) -> list[str]:
+    return [value] if isinstance(value, str) else [] if value is True else list(value) if value else []
+
+
+def _number(value: Option) -> Option | int:
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+def _pair(word: str) -> list[int | str]:
+    by, colon, on = word.partition(":")
+    if not colon or not by.isdigit() or not on.isdigit():
+        raise BarbuError(f"a double is written FROM:TO (seats), like 1:0, not {word!r}")
+    return [int(by), int(on)]
+
+
+def render(result: Mapping[str, Any]) -> str:
+    """A result as text for people: the scores by seat, each double, and any irregularities.
+
+    >>> print(render(score_request(SAMPLES[0])))
+    No Hearts, declared by seat 0
+    seat          0    1    2    3
+    tricks won    3    5    2    3
+    raw           0  -12   -2  -16
+    net          40  -36   12  -46
+    seat 1 doubled seat 0, redoubled: seat 1 -24
+    seat 3 doubled seat 0: seat 3 -16
+    seat 3 doubled seat 2: seat 3 -14
+    """
+    declared = result["title"] + (f" ({result['trump']})" if "trump" in result else "")
+    lines = [f"{declared}, declared by seat {result['declarer']}"]
+
+    def row(label: str, values: Iterable[object]) -> str:
+        return f"{label:<10}" + "".join(f"{value:>5}" for value in values)
+
+    lines.append(row("seat", range(SEATS)))
+    if "tricks_won" in result:
+        lines.append(row("tricks won", result["tricks_won"]))
+    if "order" in result:
+        lines.append(row("place", [result["order"].index(seat) + 1 for seat in range(SEATS)]))
+    lines += [row("raw", result["scores"]), row("net", result["net"])]
+    for double in result["doubling"]:
+        how = ", redoubled" if double["redoubled"] else ""
+        lines.append(f"seat {double['from']} doubled seat {double['to']}{how}: seat {double['from']} {double['amount']:+d}")
+    if result["irregularities"]:
+        lines.append("IRREGULARITIES (scored as played; the table settles them):")
+        lines += [f"  {irregularity['message']}" for irregularity in result["irregularities"]]
+    return "\n".join(lines)
+
+
+def _sample(cards: str, **options: Option) -> dict[str, Any]:
+    return request_from_args(cards.split(), options)
+
+
+SAMPLES = (
+    _sample("QD AD 9D 6D QC 7C TC 5C 7D 8D 3D TD KC AC 6C 3C 9C 4C 5S JC KD KS 2D JD 4D 3H 2S 5D 9S 6S 9H "
+            "4S 7S 3S JH AS JS 8S TS 2C 6H AH TH KH 4H 7H 8H 5H 8C 2H QH QS",
+            contract="H", declarer="0", doubles=["1:0", "3:0", "3:2"], redoubles="0:1"),
+    _sample("9S 3S 8S QS KC 5C TC 7C 8H JH 4H JC 2D 6D JD 9D KS JS 7S 5D KH 5S 2H 6H TH 2S 5H 9H QD 3D TD "
+            "QC QH 6S 3H 4S AH KD 6C TS 3C 4C 8C AD 7D 8D 4D 2C AS AC 9C 7H",
+            contract="T", declarer="2", trump="D", doubles=["0:2", "1:3"]),
+    _sample("QC QD KD KC pass AD JD QS pass QH KS TD JH KH JC AC pass TC AS 9D 9C AH 8D JS TS 7D pass pass "
+            "8C TH 7C 6C 9H 6D pass 8H 9S 7H 8S pass 5C 5D pass 4D 7S pass 3D 4C 6H pass 3C 5H 2C 4H 6S 3H 2D "
+            "pass 5S 2H 4S 3S 2S",
+            contract="D", declarer="2", start="Q", doubles=["0:2", "1:2", "3:1"], redoubles="2:1"),
+    _sample("6D QD 9D 2D 4D 3S KD 5D 2C AD 3C 6C JC AC 7D TC 4C 4H 9C 7C QC KH 8C QS 8D 9H JD TD 8S 2S "
+            "AH KS 5S 7S AS 3D TS KC 4S 6S JH TH 7H 6H QH 2H 5H JS 3H 8H 5C 9S",
+            contract="K", declarer="3", doubles=["0:3", "2:3"], redoubles="3:2"),
+)
+"""One hand each: No Hearts with a redouble, Trumps, Dominoes laid card by card, and No King of Hearts
+where seat 1 revoked to give away the king (reported, scored as played)."""

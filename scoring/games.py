@@ -32,6 +32,7 @@ Option = str | list[str] | bool
 
 GAMES: dict[str, str] = {
     "barbu": "scoring.barbu",
+    "gin": "scoring.gin",
     "cribbage": "scoring.cribbage",
 }
 """Each game's command-line name and the module that scores it."""

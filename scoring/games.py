@@ -34,6 +34,7 @@ GAMES: dict[str, str] = {
     "barbu": "scoring.barbu",
     "gin": "scoring.gin",
     "cribbage": "scoring.cribbage",
+    "pinzique": "scoring.pinzique",
 }
 """Each game's command-line name and the module that scores it."""
 

@@ -128,7 +128,7 @@ def serve(start_ms: int) -> None:
         now = time.monotonic()
         while script and script[0][0] <= now:
             _, pin, level, done = script.pop(0)
-            machine.pins[pin].level = level
+            (machine.release if level else machine.press)(pin)
             if done is not None:
                 _report(released=done, at=time.monotonic())
         while not commands.empty():

@@ -24,23 +24,25 @@ TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
 
 
 class Pin:
-    """A GPIO pin: an input reads its level (pulled up unless pressed), an output remembers its value."""
+    """A GPIO pin. An input reads 0 while its button is pressed (the contact to ground is closed, see
+    `Machine.press`) and its pull level otherwise; an output remembers the value written."""
 
     IN, OUT = 0, 1
     PULL_UP, PULL_DOWN = 1, 2
 
-    def __init__(self, id: int | str, mode: int = -1, pull: int = -1, *, value: int | None = None) -> None:
+    def __init__(self, machine: Machine, id: int | str, mode: int, pull: int, value: int | None) -> None:
+        self.machine = machine
         self.id = id
         self.mode = mode
         self.pull = pull
-        self.level = 1 if pull == self.PULL_UP else 0
-        if value is not None:
-            self.level = value
+        self.level = value or 0
 
     def value(self, level: int | None = None) -> int:
         if level is not None:
             self.level = 1 if level else 0
-        return self.level
+        if self.mode == self.OUT:
+            return self.level
+        return 0 if self.id in self.machine.closed else int(self.pull == self.PULL_UP)
 
 
 class WDT:
@@ -67,7 +69,7 @@ class _PinMaker:
         self.machine = machine
 
     def __call__(self, id: int | str, mode: int = -1, pull: int = -1, *, value: int | None = None) -> Pin:
-        pin = Pin(id, mode, pull, value=value)
+        pin = Pin(self.machine, id, mode, pull, value)
         self.machine.pins[id] = pin
         return pin
 
@@ -78,6 +80,7 @@ class Machine:
     def __init__(self, clock: Clock | None = None) -> None:
         self.clock = clock or Clock()
         self.pins: dict[int | str, Pin] = {}
+        self.closed: set[int | str] = set()  # the pins whose button is pressed
         self.Pin = _PinMaker(self)
         self.watchdog: WDT | None = None
 
@@ -85,11 +88,11 @@ class Machine:
         self.watchdog = WDT(self.clock, timeout)
         return self.watchdog
 
-    def press(self, pin: int) -> None:
-        self.pins[pin].level = 0
+    def press(self, pin: int | str) -> None:
+        self.closed.add(pin)
 
-    def release(self, pin: int) -> None:
-        self.pins[pin].level = 1
+    def release(self, pin: int | str) -> None:
+        self.closed.discard(pin)
 
 
 class Clock:

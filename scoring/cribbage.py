@@ -6,15 +6,15 @@ The show names the cards of every item, so a screen can show the count as a play
 >>> count.total
 29
 >>> print(count)
-fifteen two: 5♠ J♠
 fifteen two: 5♥ J♠
-fifteen two: 5♦ J♠
 fifteen two: 5♣ J♠
-fifteen two: 5♠ 5♥ 5♦
-fifteen two: 5♠ 5♥ 5♣
-fifteen two: 5♠ 5♦ 5♣
-fifteen two: 5♥ 5♦ 5♣
-double pair royal: 5♠ 5♥ 5♦ 5♣
+fifteen two: 5♦ J♠
+fifteen two: 5♠ J♠
+fifteen two: 5♥ 5♣ 5♦
+fifteen two: 5♥ 5♣ 5♠
+fifteen two: 5♥ 5♦ 5♠
+fifteen two: 5♣ 5♦ 5♠
+double pair royal: 5♥ 5♣ 5♦ 5♠
 his nobs: J♠
 >>> [str(item) for item in show(parse_cards("2S 2H 3D 4C"), Card.parse("KC")).items]
 ['fifteen two: 2♠ 3♦ K♣', 'fifteen two: 2♥ 3♦ K♣', 'double run of three: 2♠ 2♥ 3♦ 4♣']
@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from math import prod
-from typing import Any
+from operator import attrgetter, itemgetter
+from typing import Any, cast
 
 from scoring.cards import Card, Rank, parse_cards
 from scoring.games import Option
@@ -97,14 +98,10 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class Count:
-    """What a show or a laid card scores: the itemised combinations and their total."""
+    """What a show or a laid card scores: the itemised combinations and their total (the sum of their points)."""
 
     items: tuple[Item, ...]
-
-    @property
-    def total(self) -> int:
-        """The points of all the items."""
-        return sum(item.points for item in self.items)
+    total: int
 
     def __str__(self) -> str:
         return "\n".join(map(str, self.items))
@@ -112,8 +109,8 @@ class Count:
 
 # --- the show ---------------------------------------------------------------------------------------
 
-_Template = tuple[str, tuple[int, ...], int]
-"""An item of a rank pattern: its name, the positions of its cards among the five, its points."""
+_Template = tuple[str, "itemgetter[tuple[Card, ...]]", int]
+"""An item of a rank pattern: its name, what takes its cards from the five in rank order, its points."""
 
 
 @cache
@@ -124,7 +121,7 @@ def _pattern(ranks: tuple[int, ...]) -> tuple[tuple[_Template, ...], int]:
     Runs take in the pairs among their cards ("a run of three cards with an additional card matching
     one of the three in value, e.g. 2-2-3-4, is termed a double run, and scores eight").
     """
-    items: list[_Template] = []
+    items: list[tuple[str, tuple[int, ...], int]] = []
     values = [min(rank, 10) for rank in ranks]
     positions = range(len(ranks))
     for size in range(2, len(ranks) + 1):
@@ -142,7 +139,13 @@ def _pattern(ranks: tuple[int, ...]) -> tuple[tuple[_Template, ...], int]:
         points = len(run) * runs + sum(count * (count - 1) for count in counts)
         items.append((f"{kind} of {_NUMBERS[len(run)]}", tuple(i for i in positions if ranks[i] in run), points))
     items.sort(key=lambda item: item[0] != "fifteen two")
-    return tuple(items), sum(points for _, _, points in items)
+    templates = tuple((name, _take(positions), points) for name, positions, points in items)
+    return templates, sum(points for _, _, points in items)
+
+
+def _take(positions: tuple[int, ...]) -> itemgetter[tuple[Card, ...]]:
+    """What picks the cards at ``positions`` (always two or more, so it gives a tuple)."""
+    return cast("itemgetter[tuple[Card, ...]]", itemgetter(*positions))
 
 
 def _longest_run(ranks: list[int]) -> range:
@@ -166,31 +169,26 @@ def pattern_points(ranks: Sequence[int]) -> int:
     return _pattern(tuple(sorted(ranks)))[1]
 
 
-def _order(card: Card) -> tuple[int, int]:
-    return card.rank, card.suit.index
-
-
 def show(hand: Sequence[Card], starter: Card, crib: bool = False) -> Count:
     """The show of a four-card hand (or the crib, with ``crib=True``) with the starter.
 
     Fifteens, pairs and runs; a flush of the four hand cards scores 4, or 5 with the starter, but a
     crib scores a flush only with all five of one suit; a Jack of the starter's suit in the hand is
-    "his nobs", one point. Cards are assumed distinct (``score_request`` checks requests).
+    "his nobs", one point. Cards are assumed distinct (``score_request`` checks requests). Each item
+    lists its cards by rank, ties in the order given (the starter last).
 
     >>> show(parse_cards("2H 6H 8H TH"), Card.parse("KS")).total, show(parse_cards("2H 6H 8H TH"), Card.parse("KS"), crib=True).total
     (4, 0)
     """
-    cards = sorted((*hand, starter), key=_order)
-    templates, _ = _pattern(tuple(card.rank for card in cards))
-    items = [Item(name, tuple(cards[i] for i in positions), points) for name, positions, points in templates]
-    suit = hand[0].suit
-    if all(card.suit is suit for card in hand):
-        if starter.suit is suit:
-            items.append(Item("flush of five", tuple(cards), 5))
-        elif not crib:
-            items.append(Item("flush of four", tuple(sorted(hand, key=_order)), 4))
-    items += [Item("his nobs", (card,), 1) for card in hand if card.rank is Rank.JACK and card.suit is starter.suit]
-    return Count(tuple(items))
+    cards = sorted((*hand, starter), key=_RANK)
+    templates, pattern_points = _pattern(tuple(map(_RANK, cards)))
+    items = [Item(name, take(cards), points) for name, take, points in templates]
+    flush = _flush(hand, starter, crib)
+    if flush:
+        items.append(Item(_FLUSHES[flush], tuple(cards if flush == 5 else sorted(hand, key=_RANK)), flush))
+    nobs = _nobs(hand, starter)
+    items += [Item("his nobs", (card,), 1) for card in nobs]
+    return Count(tuple(items), pattern_points + flush + len(nobs))
 
 
 def show_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
@@ -199,11 +197,25 @@ def show_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
     >>> show_total(parse_cards("4S 4H 5D 5C"), Card.parse("6S"))
     24
     """
-    points = _pattern(tuple(sorted(card.rank for card in (*hand, starter))))[1]
-    suit = hand[0].suit
-    if all(card.suit is suit for card in hand):
-        points += 5 if starter.suit is suit else 0 if crib else 4
-    return points + sum(card.rank is Rank.JACK and card.suit is starter.suit for card in hand)
+    ranks = tuple(sorted(map(_RANK, (*hand, starter))))
+    return _pattern(ranks)[1] + _flush(hand, starter, crib) + len(_nobs(hand, starter))
+
+
+_RANK = attrgetter("rank")
+_FLUSHES = {4: "flush of four", 5: "flush of five"}
+
+
+def _flush(hand: Sequence[Card], starter: Card, crib: bool) -> int:
+    """Five of a suit score 5; four of a suit in the hand 4, but nothing in the crib."""
+    first, second, third, fourth = hand
+    if not first.suit is second.suit is third.suit is fourth.suit:
+        return 0
+    return 5 if starter.suit is first.suit else 0 if crib else 4
+
+
+def _nobs(hand: Sequence[Card], starter: Card) -> list[Card]:
+    """His nobs: a Jack in the hand of the starter's suit."""
+    return [card for card in hand if card.rank == Rank.JACK and card.suit is starter.suit]
 
 
 # --- pegging ----------------------------------------------------------------------------------------
@@ -237,7 +249,7 @@ def peg(laid: Sequence[Card]) -> Count:
     run = next((n for n in range(len(laid), 2, -1) if _is_run(laid[-n:])), 0)
     if run:
         items.append(Item(f"run of {_NUMBERS[run]}", tuple(laid[-run:]), run))
-    return Count(tuple(items))
+    return Count(tuple(items), sum(item.points for item in items))
 
 
 def _is_run(cards: Sequence[Card]) -> bool:

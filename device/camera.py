@@ -1,0 +1,130 @@
+"""Where frames come from, behind one small interface: a Pi camera (picamera2, imported only on a Pi),
+a USB camera or a video file (cv2.VideoCapture), or a folder of images (recordings and tests).
+
+``read()`` returns the next BGR frame, or raises CameraError with a clear message when the camera is
+gone (unplugged, a file that ended); the device shows the message and calls ``open_camera`` again.
+
+>>> import tempfile, numpy, cv2, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> cv2.imwrite(str(folder / "0001.png"), numpy.zeros((72, 128, 3), numpy.uint8))
+True
+>>> camera = open_camera(str(folder))
+>>> camera.read().shape
+(72, 128, 3)
+>>> camera.read()
+Traceback (most recent call last):
+...
+device.camera.CameraError: the recording ... has no more frames
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp"}
+
+
+class CameraError(RuntimeError):
+    """No frame can be had: the message says why (unplugged, unreadable, ended)."""
+
+
+class Camera(Protocol):
+    """A source of BGR frames."""
+
+    def read(self) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class FolderCamera:
+    """The images in a folder, in name order, once (or round and round with ``loop``)."""
+
+    def __init__(self, folder: Path, loop: bool = False) -> None:
+        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.paths:
+            raise CameraError(f"the recording {folder} holds no images")
+        self.folder, self.loop, self.at = folder, loop, 0
+
+    def read(self) -> np.ndarray:
+        if self.at == len(self.paths):
+            if not self.loop:
+                raise CameraError(f"the recording {self.folder} has no more frames")
+            self.at = 0
+        path = self.paths[self.at]
+        self.at += 1
+        frame = cv2.imread(str(path))
+        if frame is None:
+            raise CameraError(f"the frame {path} cannot be read as an image")
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+class CaptureCamera:
+    """A USB camera (by index) or a video file, through cv2.VideoCapture."""
+
+    def __init__(self, source: int | str, width: int, height: int) -> None:
+        self.source = source
+        self.capture = cv2.VideoCapture(source)
+        if not self.capture.isOpened():
+            raise CameraError(f"the camera {source!r} cannot be opened (is it plugged in?)")
+        if isinstance(source, int):
+            self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def read(self) -> np.ndarray:
+        ok, frame = self.capture.read()
+        if not ok or frame is None:
+            raise CameraError(f"the camera {self.source!r} gives no frames (unplugged, or the video ended)")
+        return np.asarray(frame)
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class PiCamera:
+    """The Raspberry Pi camera through picamera2 (only importable on a Pi)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as error:
+            raise CameraError("picamera2 is not installed: it comes with Raspberry Pi OS") from error
+        try:
+            self.camera: Any = Picamera2()
+            config = self.camera.create_video_configuration(main={"size": (width, height), "format": "RGB888"})
+            self.camera.configure(config)
+            self.camera.start()
+        except (RuntimeError, IndexError) as error:
+            raise CameraError(f"the Pi camera cannot be started: {error}") from error
+
+    def read(self) -> np.ndarray:
+        try:
+            return np.asarray(self.camera.capture_array("main"))  # RGB888 is B, G, R in memory
+        except RuntimeError as error:
+            raise CameraError(f"the Pi camera gives no frames: {error}") from error
+
+    def close(self) -> None:
+        self.camera.close()
+
+
+def open_camera(source: str, width: int = 1280, height: int = 720, loop: bool = False) -> Camera:
+    """The camera ``source`` names: ``picamera``, ``usb:N``, a video file, or a folder of images."""
+    if source == "picamera":
+        return PiCamera(width, height)
+    if source.startswith("usb:"):
+        index = source[4:]
+        if not index.isdigit():
+            raise CameraError(f"bad camera source {source!r}: a USB camera is usb:N, like usb:0")
+        return CaptureCamera(int(index), width, height)
+    path = Path(source)
+    if path.is_dir():
+        return FolderCamera(path, loop)
+    if path.is_file():
+        return CaptureCamera(str(path), width, height)
+    raise CameraError(f"bad camera source {source!r}: expected picamera, usb:N, a video file or a folder of images")

@@ -1,0 +1,217 @@
+"""The device's configuration: one TOML file, checked on load with errors that name the entry.
+
+Every entry has a default, so an empty file (or none) is a working stand-in configuration: the
+emulated display, no camera recording, the default pins.
+
+>>> config = parse('''
+... [table]
+... game = "gin"
+... players = ["Ann", "Bob"]
+... [games.gin]
+... limit = 250
+... [display]
+... kind = "sh1106"
+... ''')
+>>> config.table.game, config.games["gin"], config.display.kind, config.buttons.ok
+('gin', {'limit': 250}, 'sh1106', 17)
+>>> parse('[display]\\nkind = "lcd"')
+Traceback (most recent call last):
+...
+device.config.ConfigError: configuration: [display] kind: 'lcd' is not one of ssd1306, sh1106, emulator, dummy
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from device.display import KINDS as DISPLAY_KINDS
+
+GAMES = ("cribbage", "gin", "barbu", "ofc", "pinzique")
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message names the file and the entry."""
+
+
+class Section:
+    """A table of settings; ``check`` raises ValueError for values that are the right type but wrong."""
+
+    def check(self) -> None:
+        """Nothing to check beyond the types."""
+
+
+@dataclass(frozen=True)
+class Table(Section):
+    """Which game is played, by whom."""
+
+    game: str = "cribbage"
+    players: list[str] = field(default_factory=lambda: ["North", "South"])
+
+    def check(self) -> None:
+        _one_of(self.game, GAMES, "game")
+        if not 2 <= len(self.players) <= 4 or len(set(self.players)) != len(self.players):
+            raise ValueError(f"players: {self.players!r} must be 2 to 4 different names")
+
+
+@dataclass(frozen=True)
+class Buttons(Section):
+    """The main buttons' BCM pins and the hold time for undo."""
+
+    ok: int = 17
+    back: int = 27
+    next: int = 22
+    hold_time: float = 1.5
+
+    def check(self) -> None:
+        pins = [self.ok, self.back, self.next]
+        if len(set(pins)) != 3 or not all(0 <= pin <= 27 for pin in pins):
+            raise ValueError(f"pins {pins} must be three different BCM pins 0-27")
+
+
+@dataclass(frozen=True)
+class Display(Section):
+    """The OLED: controller (or a stand-in), I2C port and address, rotation, emulator folder."""
+
+    kind: str = "emulator"
+    port: int = 1
+    address: int = 0x3C
+    rotate: int = 0
+    folder: str = "oled-frames"
+
+    def check(self) -> None:
+        _one_of(self.kind, DISPLAY_KINDS, "kind")
+        _one_of(self.rotate, (0, 1, 2, 3), "rotate")
+
+
+@dataclass(frozen=True)
+class Camera(Section):
+    """Where frames come from (picamera, usb:N, a video file or an image folder) and at what size."""
+
+    source: str = "picamera"
+    width: int = 1280
+    height: int = 720
+    fps: float = 10.0
+
+
+@dataclass(frozen=True)
+class Panel(Section):
+    """The seat panel: ``auto`` finds a Pico by its USB id, ``none`` runs without one, else a port."""
+
+    port: str = "auto"
+
+
+@dataclass(frozen=True)
+class Journal(Section):
+    """Where confirmed events are kept."""
+
+    path: str = "tablescore.db"
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration."""
+
+    table: Table = field(default_factory=Table)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    buttons: Buttons = field(default_factory=Buttons)
+    display: Display = field(default_factory=Display)
+    camera: Camera = field(default_factory=Camera)
+    panel: Panel = field(default_factory=Panel)
+    journal: Journal = field(default_factory=Journal)
+    zones: str | None = None
+
+
+def _one_of(value: object, allowed: tuple[object, ...], name: str) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name}: {value!r} is not one of {', '.join(map(str, allowed))}")
+
+
+def _section(kind: type[Section], data: object, name: str) -> Section:
+    """Build the dataclass ``kind`` from a TOML table, checking each entry's type."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"[{name}] must be a table of settings")
+    hints = typing.get_type_hints(kind)
+    known = {f.name for f in dataclasses.fields(kind)}  # type: ignore[arg-type]
+    for key, value in data.items():
+        if key not in known:
+            raise ConfigError(f"[{name}] {key}: unknown setting (known: {', '.join(sorted(known))})")
+        if not _fits(value, hints[key]):
+            raise ConfigError(f"[{name}] {key}: {value!r} is not {_describe(hints[key])}")
+    section = kind(**data)
+    try:
+        section.check()
+    except ValueError as error:
+        raise ConfigError(f"[{name}] {error}") from None
+    return section
+
+
+def _fits(value: object, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        return any(_fits(value, arm) for arm in typing.get_args(hint))
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_fits(v, item) for v in value)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _describe(hint: Any) -> str:
+    names = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
+    return names.get(hint, str(hint).replace("builtins.", ""))
+
+
+def parse(text: str, source: str = "configuration") -> Config:
+    """The configuration in TOML ``text``; ``source`` names it in messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+    sections = {f.name: f.type for f in dataclasses.fields(Config)}
+    built: dict[str, Any] = {}
+    try:
+        for name, value in data.items():
+            if name not in sections:
+                raise ConfigError(f"[{name}]: unknown section (known: {', '.join(sorted(sections))})")
+            if name == "games":
+                built[name] = _games(value)
+            elif name == "zones":
+                if not isinstance(value, str):
+                    raise ConfigError("zones: expected the path of a zones file")
+                built[name] = value
+            else:
+                built[name] = _section(typing.get_type_hints(Config)[name], value, name)
+    except ConfigError as error:
+        raise ConfigError(f"{source}: {error}") from None
+    return Config(**built)
+
+
+def _games(value: object) -> dict[str, dict[str, Any]]:
+    if not isinstance(value, dict):
+        raise ConfigError("[games] must hold one table of settings per game")
+    for game, settings in value.items():
+        if game not in GAMES:
+            raise ConfigError(f"[games.{game}]: unknown game (known: {', '.join(GAMES)})")
+        if not isinstance(settings, dict):
+            raise ConfigError(f"[games.{game}] must be a table of settings")
+    return dict(value)
+
+
+def load(path: str | Path | None) -> Config:
+    """The configuration in the file at ``path``; with None, the defaults."""
+    if path is None:
+        return Config()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read the configuration {path}: {error}") from None
+    return parse(text, str(path))

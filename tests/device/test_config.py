@@ -1,0 +1,72 @@
+"""The configuration file: defaults, and one clear message for each kind of mistake."""
+
+from pathlib import Path
+
+import pytest
+
+from device.config import Config, ConfigError, load, parse
+
+
+def test_no_file_and_an_empty_file_give_the_defaults() -> None:
+    assert load(None) == parse("") == Config()
+
+
+def test_a_full_file(tmp_path: Path) -> None:
+    path = tmp_path / "tablescore.toml"
+    path.write_text("""
+zones = "/etc/tablescore/zones.toml"
+[table]
+game = "barbu"
+players = ["N", "E", "S", "W"]
+[games.barbu]
+trump_must_ruff = true
+[buttons]
+ok = 5
+back = 6
+next = 13
+hold_time = 2
+[display]
+kind = "ssd1306"
+address = 0x3D
+[camera]
+source = "usb:0"
+fps = 15
+[panel]
+port = "/dev/ttyACM0"
+[journal]
+path = "/var/lib/tablescore/journal.db"
+""")
+    config = load(path)
+    assert config.table.players == ["N", "E", "S", "W"]
+    assert config.buttons.hold_time == 2 and config.display.address == 0x3D
+    assert config.games == {"barbu": {"trump_must_ruff": True}}
+    assert config.zones == "/etc/tablescore/zones.toml"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[table\n", "not valid TOML"),
+        ("[colour]\nx = 1", "[colour]: unknown section"),
+        ("[display]\nbrightness = 3", "[display] brightness: unknown setting"),
+        ("[display]\nport = 'one'", "[display] port: 'one' is not a whole number"),
+        ("[display]\nport = true", "[display] port: True is not a whole number"),
+        ("[table]\ngame = 'poker'", "[table] game: 'poker' is not one of"),
+        ("[table]\nplayers = ['Ann']", "must be 2 to 4 different names"),
+        ("[table]\nplayers = ['Ann', 'Ann']", "must be 2 to 4 different names"),
+        ("[table]\nplayers = ['Ann', 3]", "[table] players: ['Ann', 3] is not list[str]"),
+        ("[buttons]\nok = 17\nback = 17", "must be three different BCM pins"),
+        ("[games.poker]\nx = 1", "[games.poker]: unknown game"),
+        ("table = 3", "[table] must be a table of settings"),
+        ("zones = 3", "zones: expected the path"),
+    ],
+)
+def test_each_mistake_names_its_entry(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        parse(text, "my.toml")
+    assert str(error.value).startswith("my.toml: ") and message in str(error.value)
+
+
+def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read the configuration .*missing.toml"):
+        load(tmp_path / "missing.toml")

@@ -81,6 +81,7 @@ class PanelStatus:
     bad_frames: int  # frames from the panel counted and dropped here
     panel_bad_frames: int  # frames from us the panel counted and dropped (from its heartbeat)
     panel_dropped: int  # events the panel could not queue (its outbox was full)
+    panel_uptime: int | None  # seconds, from the panel's last heartbeat
     connections: int  # times a port was opened
     events: int  # events delivered
     repeats: int  # events received again and dropped
@@ -145,6 +146,7 @@ class SeatPanel:
         self._started = time.monotonic()
         self._counts = {"connections": 0, "events": 0, "repeats": 0, "unexpected": 0}
         self._panel_bad = self._panel_dropped = 0
+        self._panel_uptime: int | None = None
 
     # The flows' side
 
@@ -208,6 +210,7 @@ class SeatPanel:
                 bad_frames=self._deframer.bad + self._counts["unexpected"],
                 panel_bad_frames=self._panel_bad,
                 panel_dropped=self._panel_dropped,
+                panel_uptime=self._panel_uptime,
                 connections=self._counts["connections"],
                 events=self._counts["events"],
                 repeats=self._counts["repeats"],
@@ -309,6 +312,7 @@ class SeatPanel:
                 self._hello = None  # the panel restarted and its hello was lost: ask again
                 return
             self._panel_bad, self._panel_dropped = message.bad_frames, message.dropped
+            self._panel_uptime = message.uptime
         elif isinstance(message, protocol.Button):
             self._take(message)
         elif isinstance(message, protocol.Ack):

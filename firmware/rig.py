@@ -264,7 +264,7 @@ class PanelRig:
             if self.alive() and self.process.stdin is not None:
                 self.process.stdin.write(json.dumps({"cmd": "quit"}) + "\n")
                 self.process.stdin.flush()
-        except OSError:
+        except (OSError, ValueError):  # its stdin is already gone
             pass
         try:
             self.process.wait(self.timeout)

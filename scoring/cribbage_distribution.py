@@ -56,14 +56,29 @@ def show_totals(hands: NDArray[np.integer], starters: NDArray[np.integer], crib:
     Same rules as ``scoring.cribbage.show_total``: a four-card flush scores 4 in a hand, not in the crib;
     five of a suit score 5; a Jack of the starter's suit in the hand scores 1 (his nobs).
     """
-    ranks, suits = np.divmod(hands, 13)[::-1]
-    starter_suit, starter_rank = np.divmod(starters, 13)
+    return _score(_features(hands), starters, crib)
+
+
+_Features = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
+
+
+def _features(hands: NDArray[np.integer]) -> _Features:
+    """What of each hand the show needs besides the starter: its sorted ranks as a table key, the suit
+    of its four-card flush (-1 for none), and the suits of its Jacks as bits."""
+    suits, ranks = np.divmod(hands.astype(np.int64), 13)
     key = np.sort(ranks, axis=1) @ _KEY_WEIGHTS
+    flush_suit = np.where((suits == suits[:, :1]).all(axis=1), suits[:, 0], -1)
+    jack_suits = ((ranks == _JACK) << suits).sum(axis=1)
+    return key, flush_suit, jack_suits
+
+
+def _score(features: _Features, starters: NDArray[np.integer] | int, crib: bool) -> NDArray[np.int8]:
+    key, flush_suit, jack_suits = features
+    starter_suit, starter_rank = np.divmod(starters, 13)
     points: NDArray[np.int8] = _rank_table()[key, starter_rank]
-    four = (suits == suits[:, :1]).all(axis=1)
-    five = four & (suits[:, 0] == starter_suit)
-    points += (5 * five if crib else 4 * four + five).astype(np.int8)
-    points += ((ranks == _JACK) & (suits == starter_suit[:, None])).any(axis=1)
+    five = flush_suit == starter_suit
+    points += (5 * five if crib else 4 * (flush_suit >= 0) + five).astype(np.int8)
+    points += ((jack_suits >> starter_suit) & 1).astype(np.int8)
     return points
 
 
@@ -80,8 +95,11 @@ def distribution(crib: bool = False) -> dict[int, int]:
     Deals are enumerated starter by starter: each of the 52 cards with the 249,900 hands without it.
     """
     hands = all_hands()
+    key, flush_suit, jack_suits = _features(hands)
+    holds = np.zeros((len(hands), 52), dtype=bool)
+    holds[np.arange(len(hands))[:, None], hands] = True
     counts = np.zeros(30, dtype=np.int64)
     for starter in range(52):
-        rest = hands[(hands != starter).all(axis=1)]
-        counts += np.bincount(show_totals(rest, np.full(len(rest), starter), crib), minlength=30)
+        rest = ~holds[:, starter]
+        counts += np.bincount(_score((key[rest], flush_suit[rest], jack_suits[rest]), starter, crib), minlength=30)
     return {int(total): int(n) for total, n in enumerate(counts) if n}

@@ -35,6 +35,7 @@ GAMES: dict[str, str] = {
     "gin": "scoring.gin",
     "cribbage": "scoring.cribbage",
     "pinzique": "scoring.pinzique",
+    "ofc": "scoring.ofc",
 }
 """Each game's command-line name and the module that scores it."""
 

@@ -194,14 +194,13 @@ def _dice(entries: _Entries, faces: object) -> tuple[tuple[Card, ...], ...]:
             if cards.count(card) > 1:
                 raise entries.error(entry, f"die {number} shows {card} twice")
         dice.append(tuple(cards))
-    for suit in Suit:
-        for rank in PINOCHLE_RANKS:
-            card = Card(rank, suit)
-            showing = [number for number, die in enumerate(dice) if card in die]
-            if len(showing) != COPIES:
-                where = f"dice {', '.join(map(str, showing))}" if showing else "no die"
-                raise entries.error("dice.faces", f"{card} is on {where}: the 48 faces are a pinochle deck, "
-                                    "each card on exactly two dice")
+    showing = {Card(rank, suit): [number for number, die in enumerate(dice) if Card(rank, suit) in die]
+               for suit in Suit for rank in PINOCHLE_RANKS}
+    for card, numbers in sorted(showing.items(), key=lambda item: -len(item[1])):  # too many first: the typo
+        if len(numbers) != COPIES:
+            where = f" ({', '.join(map(str, numbers))})" if numbers else ""
+            raise entries.error("dice.faces", f"{card} is on {len(numbers)} {'die' if len(numbers) == 1 else 'dice'}"
+                                f"{where}: the 48 faces are a pinochle deck, each card on exactly two dice")
     return tuple(dice)
 
 

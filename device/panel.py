@@ -148,6 +148,20 @@ class SeatPanel:
         self._panel_bad = self._panel_dropped = 0
         self._panel_uptime: int | None = None
 
+    @classmethod
+    def configured(cls, setting: str) -> SeatPanel:
+        """The link for a configuration's `[panel] port`: "auto" finds the Pico by its USB ids, "none" runs
+        without a panel, anything else is a port path or pyserial URL.
+
+        >>> SeatPanel.configured("none").get(timeout=0.01) is None
+        True
+        """
+        if setting == "auto":
+            return cls()
+        if setting == "none":
+            return cls(finder=lambda: None)
+        return cls(setting)
+
     # The flows' side
 
     def start(self) -> SeatPanel:

@@ -12,18 +12,9 @@ from device import panel as panel_module
 from device.panel import PanelEvent, SeatPanel, find_port
 from firmware import protocol
 from firmware.protocol import Ack, Button, Deframer, Heartbeat, Hello, Led
+from tests.device.panel_waits import take, until
 
 BOOT = 0xCAFE
-WAIT = 3.0
-
-
-def until(condition, timeout=WAIT):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return False
 
 
 class ScriptedPanel:
@@ -70,15 +61,6 @@ def link(peer):
         yield panel
 
 
-def events(panel, count, timeout=WAIT):
-    got = []
-    for _ in range(count):
-        event = panel.get(timeout=timeout)
-        assert event is not None, f"only {got}"
-        got.append(event)
-    return got
-
-
 def test_connects_to_a_configured_port_and_reads_the_hello(link, peer):
     status = link.status()
     assert status.connected and status.port == peer.path and status.firmware == "9.9.9"
@@ -96,7 +78,7 @@ def test_events_are_delivered_in_order_once_and_acknowledged(link, peer):
     assert link.get(timeout=0.2) is None
     assert peer.heard(Ack) == []
     peer.send(Button(BOOT, 1, 1, 0, 1))
-    assert events(link, 2) == [PanelEvent(1, "action", "hold", 1), PanelEvent(3, "confirm", "press", 2)]
+    assert take(link, 2) == [PanelEvent(1, "action", "hold", 1), PanelEvent(3, "confirm", "press", 2)]
     assert until(lambda: peer.heard(Ack) == [Ack(BOOT, 2)])
     peer.send(Button(BOOT, 1, 1, 0, 1), Button(BOOT, 2, 3, 1, 0))  # resent: dropped, acknowledged again
     assert link.get(timeout=0.2) is None
@@ -107,13 +89,13 @@ def test_events_are_delivered_in_order_once_and_acknowledged(link, peer):
 
 def test_a_restarted_panel_numbers_from_one_again(link, peer):
     peer.send(Button(BOOT, 1, 2, 0, 0))
-    assert events(link, 1)[0].seq == 1
+    assert take(link, 1)[0].seq == 1
     peer.send(Button(BOOT + 1, 1, 4, 0, 0))  # a new start whose hello was lost: not taken yet
     assert link.get(timeout=0.2) is None
     assert until(lambda: len(peer.heard(Hello)) >= 2)  # the device asks again
     peer.hello(BOOT + 1)
     peer.send(Button(BOOT + 1, 1, 4, 0, 0))  # the panel's resend
-    assert events(link, 1) == [PanelEvent(4, "action", "press", 1)]
+    assert take(link, 1) == [PanelEvent(4, "action", "press", 1)]
 
 
 def test_leds_are_sent_resent_and_confirmed(link, peer):
@@ -181,6 +163,17 @@ def test_without_a_panel_the_device_carries_on():
         panel.set_led(3, "on")  # kept for when a panel appears
         status = panel.status()
         assert not status.connected and status.port is None and status.connections == 0
+
+
+def test_the_configured_setting_picks_the_port(monkeypatch, peer):
+    monkeypatch.setattr(panel_module, "find_port", lambda: peer.path)
+    for setting in ("auto", peer.path):
+        with SeatPanel.configured(setting) as panel:
+            assert until(lambda: peer.heard(Hello)), setting  # it opened the port and asked for a hello
+        peer.received.clear()
+    with SeatPanel.configured("none") as panel:
+        time.sleep(0.2)
+        assert panel.status().connections == 0
 
 
 def test_a_configured_port_that_is_not_there(tmp_path):

@@ -16,27 +16,9 @@ from hypothesis import strategies as st
 from device.panel import PanelEvent, SeatPanel
 from firmware import main, protocol
 from firmware.rig import PanelRig
+from tests.device.panel_waits import WAIT, take, until
 
-WAIT = 3.0
 SEATS = range(1, protocol.SEATS + 1)
-
-
-def until(condition, timeout=WAIT):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return False
-
-
-def take(panel, count, timeout=WAIT):
-    got = []
-    for _ in range(count):
-        event = panel.get(timeout=timeout)
-        assert event is not None, f"only {got} arrived"
-        got.append(event)
-    return got
 
 
 def assert_quiet(panel, wait=0.3):

@@ -51,10 +51,12 @@ __all__ = [
     "SAMPLES",
     "pattern_points",
     "peg",
+    "pegging_count",
     "render",
     "request_from_args",
     "score_request",
     "show",
+    "show_total",
     "value",
 ]
 
@@ -334,9 +336,11 @@ def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[s
         if cards or len(options) > 1 or isinstance(laid, bool):
             raise RequestError("--pegging takes the cards laid since the last reset, oldest first, and nothing else")
         return {"pegging": [laid] if isinstance(laid, str) else laid}
-    starter = options.get("starter")
-    if not isinstance(starter, str):
+    starter = options.get("starter", True)
+    if starter is True:
         raise RequestError("give the starter: --starter CARD (or --pegging CARD... to score a card laid)")
+    if not isinstance(starter, str):
+        raise RequestError("--starter takes one card")
     crib = options.get("crib", False)
     if crib is not True and crib is not False:
         raise RequestError("--crib is a flag and takes no value")

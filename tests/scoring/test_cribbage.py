@@ -227,6 +227,8 @@ def test_readable_form(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.splitlines()[-1] == "total 8"
     for args, message in [
         (["5H", "5C", "5D", "JS"], "give the starter"),
+        (["5H", "5C", "5D", "JS", "--starter"], "give the starter"),
+        (["5H", "5C", "5D", "JS", "--starter", "5S", "6S"], "--starter takes one card"),
         (["5H", "5C", "5D", "JS", "--starter", "5S", "--crib", "yes"], "--crib is a flag"),
         (["5H", "--pegging", "5S"], "--pegging takes the cards"),
         (["5H", "5C", "5D", "JS", "--starter", "5S", "--colour", "red"], "unknown option --colour"),

@@ -1,11 +1,13 @@
-"""Hand generators for the Gin Rummy tests and benchmarks: random deals, and meld-rich hands built from
-two or three overlapping melds (a set sharing a card with a run, crossing runs, runs sharing cards)."""
+"""Hand generators for the Gin Rummy tests and benchmarks: random deals; meld-rich hands built from two or
+three overlapping melds (a set sharing a card with a run, a run through the set, or a second set);
+crowded hands from five ranks; and knocks whose defender holds cards next to the knocker's melds."""
 
 from __future__ import annotations
 
 import random
 
 from scoring.cards import DECK, Card, Rank, Suit
+from scoring.gin_melds import Aces, deadwood
 
 SUITS = list(Suit)
 
@@ -49,3 +51,13 @@ def crowded_hand(rng: random.Random, size: int) -> list[Card]:
     """Cards from a window of five ranks in all suits: melds overlap everywhere."""
     low = rng.randint(1, 9)
     return rng.sample([c for c in DECK if low <= c.rank < low + 5], size)
+
+
+def knock_deal(rng: random.Random, aces: Aces) -> tuple[list[Card], list[Card]]:
+    """A knocker with 10 or less deadwood, and a defender holding cards next to the knocker's (lay-offs)."""
+    while deadwood(knocker := meld_rich_hand(rng, 10), aces) > 10:
+        pass
+    rest = [c for c in DECK if c not in knocker]
+    near = [c for c in rest if any(c.suit == k.suit and abs(c.rank - k.rank) <= 2 or c.rank == k.rank for k in knocker)]
+    defender = rng.sample(near, min(len(near), rng.randint(3, 7)))
+    return knocker, defender + rng.sample([c for c in rest if c not in defender], 10 - len(defender))

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from scoring.cards import DECK, Card, parse_cards  # noqa: F401 (parse_cards: for the doctests)
+from scoring.cards import DECK, Card, Suit, parse_cards  # noqa: F401 (parse_cards: for the doctests)
 
 __all__ = [
     "Aces",
@@ -53,7 +53,6 @@ SUIT_BITS = 0x1FFF
 _NO_DISCARD = -1000
 """A suit with no cards offers no discard: this 'saving' is never the best."""
 
-_BIT = {card: 1 << card.index for card in DECK}
 
 
 class Aces(Enum):
@@ -73,8 +72,20 @@ def card_value(card: Card) -> int:
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    """The 52-bit mask of ``cards`` (bit ``card.index``)."""
-    return sum(map(_BIT.__getitem__, cards))
+    """The 52-bit mask of ``cards`` (bit ``card.index``).
+
+    Written for speed (hashing a Card is slow): the suit's letter, ``_value_``, is the Enum's own field.
+
+    >>> mask_of(parse_cards("AS KS AH")) == 1 | 1 << 12 | 1 << 13
+    True
+    """
+    mask = 0
+    for card in cards:
+        mask |= 1 << (_SHIFT[card.suit._value_] + card.rank)
+    return mask >> 1
+
+
+_SHIFT = {suit.value: 13 * suit.index for suit in Suit}
 
 
 def cards_of_mask(mask: int) -> list[Card]:
@@ -120,6 +131,9 @@ def _tables(aces: Aces) -> _Tables:
     return _Tables(value, melded, dead, cut)
 
 
+_ACE_LOW = _tables(Aces.LOW)
+"""The Hoyle tables, built on import (about 60 ms) so that the hot paths need not look them up."""
+
 _SET_FLAGS = {
     present: [(0, 0, 0, 0), tuple(present >> s & 1 for s in range(4))]
     + (
@@ -160,7 +174,7 @@ def mask_deadwood(hand: int, aces: Aces = Aces.LOW) -> int:
     10
     """
     s0, s1, s2, s3 = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
-    dead = _tables(aces).dead
+    dead = (_ACE_LOW if aces is Aces.LOW else _tables(aces)).dead
     if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
         return dead[s0] + dead[s1] + dead[s2] + dead[s3]
     return min(
@@ -176,7 +190,7 @@ def mask_deadwood_after_discard(hand: int, aces: Aces = Aces.LOW) -> int:
     0
     """
     s0, s1, s2, s3 = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
-    tables = _tables(aces)
+    tables = _ACE_LOW if aces is Aces.LOW else _tables(aces)
     dead, cut = tables.dead, tables.cut
     if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
         return dead[s0] + dead[s1] + dead[s2] + dead[s3] - max(cut[s0], cut[s1], cut[s2], cut[s3])
@@ -311,5 +325,5 @@ def best_discard(cards: Sequence[Card], aces: Aces = Aces.LOW) -> Melding:
     Card.parse('KH')
     """
     hand = mask_of(cards)
-    discard = min(cards, key=lambda c: (mask_deadwood(hand ^ _BIT[c], aces), -card_value(c), -c.rank, c.index))
-    return _melding(hand ^ _BIT[discard], aces, discard)
+    discard = min(cards, key=lambda c: (mask_deadwood(hand ^ 1 << c.index, aces), -card_value(c), -c.rank, c.index))
+    return _melding(hand ^ 1 << discard.index, aces, discard)

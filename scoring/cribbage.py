@@ -163,7 +163,7 @@ def _longest_run(ranks: list[int]) -> range:
 
 
 def pattern_points(ranks: Sequence[int]) -> int:
-    """The points for fifteens, pairs and runs among ranks (1-13), in any order.
+    """The points for fifteens, pairs and runs among five ranks (1-13), in any order.
 
     >>> pattern_points([4, 4, 5, 5, 6]), pattern_points([8, 7, 6, 7, 8])
     (24, 24)
@@ -240,7 +240,7 @@ def peg(laid: Sequence[Card]) -> Count:
     if not laid:
         raise ValueError("no card has been laid")
     last = laid[-1]
-    count = sum(map(value, laid))
+    count = pegging_count(laid)
     if count > 31:
         raise PeggingError(f"laying {last.symbol} would take the count to {count}, past 31")
     items = [Item(name, tuple(laid), 2) for total, name in ((15, "fifteen two"), (31, "thirty-one"))

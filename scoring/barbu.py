@@ -230,40 +230,27 @@ class Irregularity:
                 "shown_by": self.card.code, "suit": self.suit.letter, "message": str(self)}
 
 
-class _Suspicions:
-    """Rule breaks that are not yet proven: for each seat, the tricks where it would have broken a rule
-    if it held a card it has not yet shown. A later card of that kind proves them."""
-
-    def __init__(self) -> None:
-        self.waiting: list[dict[object, list[int]]] = [{} for _ in range(SEATS)]
-        self.found: list[Irregularity] = []
-
-    def suspect(self, seat: int, key: object, at: int) -> None:
-        self.waiting[seat].setdefault(key, []).append(at)
-
-    def prove(self, seat: int, key: object, kind: str, suit: Suit, at: int, card: Card) -> None:
-        for earlier in self.waiting[seat].pop(key, ()):
-            self.found.append(Irregularity(kind, seat, earlier, at, card, suit))
-
-
 @dataclass(frozen=True, slots=True)
 class Play:
-    """The trick contracts' play, checked: each trick's winner and what later play showed."""
+    """The trick contracts' play, checked: each trick's winner, the raw scores, and what later play showed."""
 
     winners: tuple[int, ...]
+    scores: tuple[int, ...]
     irregularities: tuple[Irregularity, ...]
 
 
 def play_tricks(contract: Contract, declarer: int, tricks: Sequence[Trick], trump: Suit | None = None,
                 rules: Rules = STANDARD_RULES) -> Play:
-    """Check the play of a trick contract and find each trick's winner and the irregularities it reveals.
+    """Check the play of a trick contract; find each trick's winner, the raw scores, and the
+    irregularities later play reveals.
 
     The declarer leads the first trick, the winner of each trick leads the next; the 13 tricks hold the
     52 cards once each. Otherwise this raises ``BarbuError`` naming the trick.
 
     >>> tricks = tricks_from_cards(0, parse_cards([code for trick in SAMPLES[0]["tricks"] for code in trick["cards"]]))
-    >>> play_tricks(Contract.NO_HEARTS, 0, tricks).winners
-    (1, 1, 0, 1, 0, 0, 3, 3, 2, 2, 3, 1, 1)
+    >>> play = play_tricks(Contract.NO_HEARTS, 0, tricks)
+    >>> play.winners, play.scores
+    ((1, 1, 0, 1, 0, 0, 3, 3, 2, 2, 3, 1, 1), (0, -12, -2, -16))
     >>> play_tricks(Contract.NO_HEARTS, 0, tricks[:12])
     Traceback (most recent call last):
     ...
@@ -271,44 +258,112 @@ def play_tricks(contract: Contract, declarer: int, tricks: Sequence[Trick], trum
     """
     if len(tricks) != TRICKS:
         raise BarbuError(f"a hand of {contract.title} has {TRICKS} tricks, not {len(tricks)}")
-    no_heart_leads = contract in _NO_HEART_LEADS
-    must_trump = rules.must_trump and trump is not None
-    suspicions = _Suspicions()
-    seen = 0
-    winners = []
-    leader = declarer
     for number, trick in enumerate(tricks, 1):
-        if trick.leader != leader:
-            who = "the declarer" if number == 1 else f"the winner of trick {number - 1}"
-            raise BarbuError(f"trick {number} is led by seat {trick.leader}, but {who} is seat {leader}")
         if len(trick.cards) != SEATS:
             raise BarbuError(f"trick {number} needs {SEATS} cards, got {len(trick.cards)}")
-        led = trick.cards[0].suit
-        for position, card in enumerate(trick.cards):
-            bit = 1 << card.index
-            if seen & bit:
-                raise BarbuError(f"card {card} is played twice (again in trick {number})")
-            seen |= bit
-            seat = (leader + position) % SEATS
-            suit = card.suit
-            suspicions.prove(seat, suit, "revoke", suit, number, card)
-            if must_trump and suit is trump:
-                suspicions.prove(seat, "no trump", "no trump", suit, number, card)
-            if no_heart_leads:
-                if suit is not Suit.HEARTS:
-                    suspicions.prove(seat, "heart lead", "heart lead", Suit.HEARTS, number, card)
-                elif position == 0:
-                    suspicions.suspect(seat, "heart lead", number)
-            if suit is not led:
-                suspicions.suspect(seat, led, number)
-                if must_trump and suit is not trump and led is not trump:
-                    suspicions.suspect(seat, "no trump", number)
-        leader = trick.winner(trump)
+    cards = [card.index for trick in tricks for card in trick.cards]
+    return _play(contract, declarer, [trick.leader for trick in tricks], cards, trump, rules)
+
+
+# Card facts by card index, for the play loop.
+_SUIT_OF = tuple(card.suit.index for card in DECK)
+_HIGH_OF = tuple(high(card.rank) for card in DECK)
+_HEARTS = Suit.HEARTS.index
+_KING_OF_HEARTS = Card(Rank.KING, Suit.HEARTS)
+
+_CARD_POINTS = {
+    Contract.NO_QUEENS: tuple(-6 if card.rank is Rank.QUEEN else 0 for card in DECK),
+    Contract.NO_HEARTS: tuple((-6 if card.rank is Rank.ACE else -2) if card.suit is Suit.HEARTS else 0
+                              for card in DECK),
+    Contract.NO_KING: tuple(-20 if card == _KING_OF_HEARTS else 0 for card in DECK),
+}
+"""What a card (by index) counts in a won trick: -6 a queen; -2 a heart, -6 the ace; -20 the king of hearts."""
+_TRICK_POINTS = {
+    Contract.NO_TRICKS: (-2,) * TRICKS,
+    Contract.NO_LAST_TRICK: (0,) * (TRICKS - 2) + (-10, -20),
+    Contract.TRUMPS: (5,) * TRICKS,
+}
+"""What a trick (by number) counts: -2 each; the twelfth -10 and the thirteenth -20; +5 each."""
+_NOTHING = (0,) * len(DECK)
+
+# The kinds of rule break later play can prove, as bits kept per seat: a suit not followed (bits 0-3, by
+# suit index: a revoke, proved by a later card of that suit), a heart led (proved by a card of another
+# suit), a discard in Trumps under must_trump (proved by a trump).
+_HEART_LEAD = 4
+_NO_TRUMP = 5
+_CLOCKWISE = tuple(tuple((leader + position) % SEATS for position in range(SEATS)) for leader in range(SEATS))
+"""The seats in play order from each leader."""
+
+
+def _play(contract: Contract, declarer: int, leaders: Sequence[int], cards: Sequence[int], trump: Suit | None,
+          rules: Rules) -> Play:
+    """``play_tricks`` on card indices: 13 leaders, and 52 cards in play order."""
+    if len(set(cards)) != len(cards):
+        again = next(number for number in range(len(cards)) if cards[number] in cards[:number])
+        raise BarbuError(f"card {DECK[cards[again]]} is played twice (again in trick {again // SEATS + 1})")
+    trump_suit = -1 if trump is None else trump.index
+    no_heart_leads = contract in _NO_HEART_LEADS
+    must_trump = rules.must_trump and trump is not None
+    card_points = _CARD_POINTS.get(contract)
+    trick_points = _TRICK_POINTS.get(contract, _NOTHING)
+    suit_of, high_of = _SUIT_OF, _HIGH_OF
+    waits = [0] * SEATS  # per seat, a bit for each kind of break awaiting proof
+    pending: dict[tuple[int, int], list[int]] = {}  # (seat, kind): the tricks awaiting proof
+    found: list[tuple[int, int, int, int, int]] = []  # trick, seat, kind, shown at, card
+
+    def suspect(seat: int, kind: int, number: int) -> None:
+        waits[seat] |= 1 << kind
+        pending.setdefault((seat, kind), []).append(number)
+
+    def prove(seat: int, kinds: int, number: int, card: int) -> None:
+        waits[seat] &= ~kinds
+        for kind in range(_NO_TRUMP + 1):
+            if kinds >> kind & 1:
+                found.extend((at, seat, kind, number, card) for at in pending.pop((seat, kind)))
+
+    scores = [0] * SEATS
+    winners = []
+    leader = declarer
+    for number in range(TRICKS):
+        if leaders[number] != leader:
+            who = "the declarer" if number == 0 else f"the winner of trick {number}"
+            raise BarbuError(f"trick {number + 1} is led by seat {leaders[number]}, but {who} is seat {leader}")
+        trick = cards[number * SEATS:number * SEATS + SEATS]
+        led = best_suit = suit_of[trick[0]]
+        best_high = -1
+        best = leader
+        for seat, card in zip(_CLOCKWISE[leader], trick, strict=True):
+            suit = suit_of[card]
+            waiting = waits[seat]
+            if waiting:
+                kinds = (waiting & 1 << suit | (waiting & 1 << _HEART_LEAD if suit != _HEARTS else 0)
+                         | (waiting & 1 << _NO_TRUMP if suit == trump_suit else 0))
+                if kinds:
+                    prove(seat, kinds, number, card)
+            if suit == best_suit:
+                if high_of[card] > best_high:
+                    best_high, best = high_of[card], seat
+            elif suit == trump_suit:
+                best_suit, best_high, best = suit, high_of[card], seat
+            if suit != led:
+                suspect(seat, led, number)
+                if must_trump and suit != trump_suit and led != trump_suit:
+                    suspect(seat, _NO_TRUMP, number)
+        if no_heart_leads and led == _HEARTS:
+            suspect(leader, _HEART_LEAD, number)
+        leader = best
         winners.append(leader)
-    found = sorted(suspicions.found, key=lambda irregularity: (irregularity.at, irregularity.seat))
-    return Play(tuple(winners), tuple(found))
+        scores[leader] += trick_points[number]
+        if card_points is not None:
+            scores[leader] += sum([card_points[card] for card in trick])
+    suit_shown = {_HEART_LEAD: Suit.HEARTS, _NO_TRUMP: trump}
+    irregularities = tuple(Irregularity(_KIND_NAMES[kind], seat, at + 1, shown + 1, DECK[card],
+                                        suit_shown.get(kind) or _SUITS[kind])
+                           for at, seat, kind, shown, card in sorted(found))
+    return Play(tuple(winners), tuple(scores), irregularities)
 
 
+_KIND_NAMES = {0: "revoke", 1: "revoke", 2: "revoke", 3: "revoke", 4: "heart lead", 5: "no trump"}
 def tricks_from_cards(declarer: int, cards: Sequence[Card], trump: Suit | None = None) -> tuple[Trick, ...]:
     """The tricks of 52 cards given in play order: the declarer leads the first, each winner the next.
 
@@ -326,22 +381,6 @@ def tricks_from_cards(declarer: int, cards: Sequence[Card], trump: Suit | None =
     return tuple(tricks)
 
 
-def _card_points(contract: Contract, card: Card) -> int:
-    """What a card in a won trick counts in No Queens, No Hearts and No King of Hearts."""
-    if contract is Contract.NO_QUEENS:
-        return -6 if card.rank is Rank.QUEEN else 0
-    if contract is Contract.NO_HEARTS:
-        return (-6 if card.rank is Rank.ACE else -2) if card.suit is Suit.HEARTS else 0
-    if contract is Contract.NO_KING:
-        return -20 if card.rank is Rank.KING and card.suit is Suit.HEARTS else 0
-    return 0
-
-
-_PER_TRICK = {Contract.NO_TRICKS: -2, Contract.TRUMPS: 5}
-_LAST_TRICKS = (-10, -20)
-"""No Last Trick: the twelfth trick counts -10, the thirteenth -20."""
-
-
 def trick_scores(contract: Contract, tricks: Sequence[Trick], winners: Sequence[int]) -> tuple[int, ...]:
     """The raw scores of a trick contract: what each seat's won tricks count (rules/barbu.txt).
 
@@ -350,17 +389,11 @@ def trick_scores(contract: Contract, tricks: Sequence[Trick], winners: Sequence[
     >>> [trick_scores(contract, tricks, winners) for contract in Contract if contract is not Contract.DOMINOES]
     [(-24, 0, -2, 0), (-24, 0, 0, 0), (-10, 0, -20, 0), (-28, 0, -2, 0), (-20, 0, 0, 0), (60, 0, 5, 0)]
     """
+    card_points = _CARD_POINTS.get(contract, _NOTHING)
+    trick_points = _TRICK_POINTS.get(contract, _NOTHING)
     scores = [0] * SEATS
-    per_trick = _PER_TRICK.get(contract)
-    if per_trick is not None:
-        for winner in winners:
-            scores[winner] += per_trick
-    elif contract is Contract.NO_LAST_TRICK:
-        for winner, points in zip(winners[-2:], _LAST_TRICKS, strict=True):
-            scores[winner] += points
-    elif contract is not Contract.DOMINOES:
-        for trick, winner in zip(tricks, winners, strict=True):
-            scores[winner] += sum(_card_points(contract, card) for card in trick.cards)
+    for number, (trick, winner) in enumerate(zip(tricks, winners, strict=True)):
+        scores[winner] += trick_points[number] + sum(card_points[card.index] for card in trick.cards)
     return tuple(scores)
 
 
@@ -525,24 +558,28 @@ def check_doubles(declarer: int, doubles: Iterable[Double]) -> tuple[Double, ...
     ...
     scoring.barbu.BarbuError: seats 2 and 1 cannot double each other: a pair doubles once, and only the declarer redoubles
     """
-    checked: dict[frozenset[int], Double] = {}
+    checked: dict[tuple[int, int], Double] = {}  # by the pair's seats in order
     for double in doubles:
-        _check_seat(double.by, "a double's seat")
-        _check_seat(double.on, "a double's seat")
-        if double.by == double.on:
-            raise BarbuError(f"seat {double.by} cannot double themself")
-        if double.by == declarer:
-            raise BarbuError(f"seat {double.by} cannot double seat {double.on}: the declarer may only redouble")
-        if double.redoubled and double.on != declarer:
-            raise BarbuError(f"seat {double.on} cannot redouble seat {double.by}: only the declarer redoubles")
-        pair = frozenset((double.by, double.on))
+        by, on = double.by, double.on
+        if by not in _SEAT_SET or on not in _SEAT_SET:
+            raise BarbuError(f"a double's seats must be seats 0-3, not {by!r} and {on!r}")
+        if by == on:
+            raise BarbuError(f"seat {by} cannot double themself")
+        if by == declarer:
+            raise BarbuError(f"seat {by} cannot double seat {on}: the declarer may only redouble")
+        if double.redoubled and on != declarer:
+            raise BarbuError(f"seat {on} cannot redouble seat {by}: only the declarer redoubles")
+        pair = (by, on) if by < on else (on, by)
         if pair in checked:
-            if checked[pair].by == double.by:
-                raise BarbuError(f"seat {double.by} doubles seat {double.on} twice")
-            raise BarbuError(f"seats {double.by} and {double.on} cannot double each other: a pair doubles once, "
+            if checked[pair].by == by:
+                raise BarbuError(f"seat {by} doubles seat {on} twice")
+            raise BarbuError(f"seats {by} and {on} cannot double each other: a pair doubles once, "
                              "and only the declarer redoubles")
         checked[pair] = double
     return tuple(checked.values())
+
+
+_SEAT_SET = frozenset(range(SEATS))
 
 
 def settle(scores: Sequence[int], doubles: Iterable[Double]) -> tuple[int, ...]:
@@ -600,15 +637,23 @@ def trick_hand(contract: Contract, declarer: int, tricks: Sequence[Trick], doubl
     ...
     scoring.barbu.BarbuError: trick 2 is led by seat 0, but the winner of trick 1 is seat 3
     """
+    checked = _check_trick_contract(contract, declarer, doubles, trump)
+    return _trick_hand(contract, declarer, checked, trump, play_tricks(contract, declarer, tricks, trump, rules))
+
+
+def _check_trick_contract(contract: Contract, declarer: int, doubles: Iterable[Double],
+                          trump: Suit | None) -> tuple[Double, ...]:
     _check_seat(declarer, "declarer")
     if contract is Contract.DOMINOES:
         raise BarbuError("Dominoes is laid out, not played in tricks")
     if (trump is None) == (contract is Contract.TRUMPS):
         raise BarbuError("Trumps needs a trump suit" if trump is None else f"{contract.title} has no trumps")
-    checked = check_doubles(declarer, doubles)
-    play = play_tricks(contract, declarer, tricks, trump, rules)
-    return Hand(contract, declarer, trick_scores(contract, tricks, play.winners), checked,
-                play.irregularities, play.winners, trump=trump)
+    return check_doubles(declarer, doubles)
+
+
+def _trick_hand(contract: Contract, declarer: int, doubles: tuple[Double, ...], trump: Suit | None,
+                play: Play) -> Hand:
+    return Hand(contract, declarer, play.scores, doubles, play.irregularities, play.winners, trump=trump)
 
 
 def dominoes_hand(declarer: int, order: Sequence[int], doubles: Iterable[Double] = (),
@@ -628,7 +673,7 @@ def dominoes_hand(declarer: int, order: Sequence[int], doubles: Iterable[Double]
 _TRICK_FIELDS = {"tricks", "trump", "must_trump"}
 _DOMINOES_FIELDS = {"order", "start", "plays"}
 _OPTIONAL = _TRICK_FIELDS | _DOMINOES_FIELDS | {"doubles", "redoubles"}
-_CODES = {card.code: card for card in DECK}
+_INDEX = {card.code: card.index for card in DECK}
 """Canonical card codes, the fast way in; other spellings go through ``Card.parse``."""
 
 
@@ -666,8 +711,10 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
     must_trump = request.get("must_trump", False)
     if not isinstance(must_trump, bool):
         raise BarbuError(f"'must_trump' is true or false, not {must_trump!r}")
-    tricks = _tricks(request["tricks"])
-    return _result(trick_hand(contract, declarer, tricks, doubles, trump, Rules(must_trump=must_trump)))
+    leaders, cards = _tricks(request["tricks"])
+    checked = _check_trick_contract(contract, declarer, doubles, trump)
+    play = _play(contract, declarer, leaders, cards, trump, Rules(must_trump=must_trump))
+    return _result(_trick_hand(contract, declarer, checked, trump, play))
 
 
 def _suit(value: object) -> Suit:
@@ -680,34 +727,48 @@ def _suit(value: object) -> Suit:
 
 
 def _card(code: object, where: str) -> Card:
-    card = _CODES.get(code) if isinstance(code, str) else None
-    if card is not None:
-        return card
+    return DECK[_card_index(code, where)]
+
+
+def _card_index(code: object, where: str) -> int:
+    index = _INDEX.get(code) if isinstance(code, str) else None
+    if index is not None:
+        return index
     try:
-        return Card.parse(code)  # type: ignore[arg-type]  # Card.parse reports a non-string as a bad code
+        return Card.parse(code).index  # type: ignore[arg-type]  # Card.parse reports a non-string as a bad code
     except CardError as error:
         raise BarbuError(f"{where}: {error}") from None
 
 
-def _tricks(value: object) -> list[Trick]:
+def _tricks(value: object) -> tuple[list[int], list[int]]:
+    """The leaders and the card indices in play order of a request's 13 tricks."""
     if not isinstance(value, list):
         raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {type(value).__name__}")
     if len(value) != TRICKS:
         raise BarbuError(f"'tricks' needs {TRICKS} tricks, got {len(value)}")
-    tricks = []
+    leaders = []
+    cards: list[int] = []
+    index_of = _INDEX.__getitem__
     for number, item in enumerate(value):
-        where = f"tricks[{number}]"
+        if type(item) is not dict or len(item) != 2 or type(item.get("leader")) is not int:
+            try:  # the slow path, for its messages
+                check_fields(item, required={"leader", "cards"})
+                int_field(item, "leader", 0, SEATS - 1)
+            except RequestError as error:
+                raise BarbuError(f"tricks[{number}]: {error}") from None
+        leader = item["leader"]
+        if not 0 <= leader < SEATS:
+            raise BarbuError(f"tricks[{number}]: 'leader' must be a whole number from 0 to 3, not {leader!r}")
+        played = item["cards"]
+        if type(played) is not list or len(played) != SEATS:
+            got = f"{len(played)} cards" if isinstance(played, list) else type(played).__name__
+            raise BarbuError(f"tricks[{number}]: 'cards' needs {SEATS} card codes in play order, got {got}")
+        leaders.append(leader)
         try:
-            check_fields(item, required={"leader", "cards"})
-            leader = int_field(item, "leader", 0, SEATS - 1)
-        except RequestError as error:
-            raise BarbuError(f"{where}: {error}") from None
-        cards = item["cards"]
-        if not isinstance(cards, list) or len(cards) != SEATS:
-            got = f"{len(cards)} cards" if isinstance(cards, list) else type(cards).__name__
-            raise BarbuError(f"{where}: 'cards' needs {SEATS} card codes in play order, got {got}")
-        tricks.append(Trick(leader, tuple(_card(code, where) for code in cards)))
-    return tricks
+            cards += list(map(index_of, played))
+        except (KeyError, TypeError):  # the slow path, for other spellings and messages
+            cards += [_card_index(code, f"tricks[{number}]") for code in played]
+    return leaders, cards
 
 
 def _seat_pairs(request: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
@@ -716,11 +777,14 @@ def _seat_pairs(request: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
         raise BarbuError(f"{name!r} is a list of [from, to] seat pairs, not {type(value).__name__}")
     pairs = []
     for item in value:
-        if (not isinstance(item, list) or len(item) != 2
-                or any(isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS for seat in item)):
+        if type(item) is not list or len(item) != 2 or not _is_seat(item[0]) or not _is_seat(item[1]):
             raise BarbuError(f"{name!r}: each entry is a [from, to] pair of seats 0-3, not {item!r}")
         pairs.append((item[0], item[1]))
     return pairs
+
+
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value < SEATS
 
 
 def _doubles(request: Mapping[str, Any], declarer: int) -> tuple[Double, ...]:

@@ -1,0 +1,106 @@
+"""How many Barbu hands a second the engine settles on one core.
+
+Random hands of every contract, played legally with random doubles and redoubles
+(``scoring.barbu_random``), are settled three ways:
+
+- ``request``: ``score_request`` on the JSON-shaped request (parsing, checking every card, winners,
+  irregularities, scores, doubling, the result dict): what ``tablescore score barbu --batch`` does per line;
+- ``batch line``: the same from the JSON text line to the JSON text answer;
+- ``engine``: ``trick_hand`` / ``dominoes_hand`` on cards already parsed (the device's game flow).
+
+Goal (issue 6): at least 20,000 hands a second on one core.
+
+    .venv/bin/python benchmarks/barbu_speed.py [--hands 4000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from scoring.barbu import (
+    Contract,
+    Double,
+    Trick,
+    dominoes_hand,
+    score_request,
+    trick_hand,
+)
+from scoring.barbu_random import random_request
+from scoring.cards import Card, Suit
+
+GOAL = 20_000
+
+
+def requests(count: int, seed: int = 2026) -> list[dict[str, Any]]:
+    """``count`` random hands, the seven contracts in turn (Dominoes given by its finishing order)."""
+    rng = random.Random(seed)
+    contracts = list(Contract)
+    hands = []
+    for number in range(count):
+        request = random_request(rng, contracts[number % len(contracts)], declarer=number % 4)
+        if request["contract"] == "D":
+            request["order"] = score_request(request)["order"]
+            del request["plays"], request["start"]
+        hands.append(request)
+    return hands
+
+
+def engine_call(request: dict[str, Any]) -> Callable[[], object]:
+    """The engine call for one request, with its cards parsed beforehand."""
+    declarer = request["declarer"]
+    redoubled = {(on, by) for by, on in request["redoubles"]}
+    doubles = [Double(by, on, (by, on) in redoubled) for by, on in request["doubles"]]
+    if request["contract"] == "D":
+        order = request["order"]
+        return lambda: dominoes_hand(declarer, order, doubles)
+    contract = Contract.parse(request["contract"])
+    trump = Suit.parse(request["trump"]) if "trump" in request else None
+    tricks = [Trick(t["leader"], tuple(Card.parse(code) for code in t["cards"])) for t in request["tricks"]]
+    return lambda: trick_hand(contract, declarer, tricks, doubles, trump)
+
+
+def best_rate(run: Callable[[], None], count: int, repeat: int) -> float:
+    """Hands a second over the fastest of ``repeat`` runs of ``count`` hands."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return count / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=4000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    hands = requests(args.hands)
+    lines = [json.dumps(request) for request in hands]
+    calls = [engine_call(request) for request in hands]
+
+    def through_requests() -> None:
+        for request in hands:
+            score_request(request)
+
+    def through_lines() -> None:
+        for line in lines:
+            json.dumps(score_request(json.loads(line)))
+
+    def through_engine() -> None:
+        for call in calls:
+            call()
+
+    print(f"Barbu: {args.hands} random hands (all seven contracts, random doubles), best of {args.repeat}")
+    for name, run in (("request", through_requests), ("batch line", through_lines), ("engine", through_engine)):
+        rate = best_rate(run, args.hands, args.repeat)
+        verdict = "meets" if rate >= GOAL else "BELOW"
+        print(f"  {name:<11} {rate:>9,.0f} hands/s  ({verdict} the {GOAL:,}/s goal)")
+
+
+if __name__ == "__main__":
+    main()

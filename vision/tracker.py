@@ -39,6 +39,7 @@ Dice (issue 9) will be tracked beside the cards: roll settling reuses :class:`Se
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -47,7 +48,7 @@ import numpy as np
 
 from scoring.cards import Card
 from vision.observations import CardSighting, Point
-from vision.zones import Floats, polygon_distance
+from vision.zones import Floats, polygon_distances
 
 __all__ = ["CardEvent", "Settings", "Tracker"]
 
@@ -138,6 +139,7 @@ class _Track:
     since: int
     anchor: Point
     """Where the card was when it entered its zone."""
+    last_seen: int
     streak: int = 1
     absent: int = 0
     settled: _Placement | None = None
@@ -183,9 +185,10 @@ class Tracker:
         for track in self._tracks:
             track.seen = False
         unmatched, covered = self._match(sightings)
-        for sighting in sorted(unmatched, key=lambda s: next(i for i, x in enumerate(sightings) if x is s)):
+        order = {id(s): i for i, s in enumerate(sightings)}
+        for sighting in sorted(unmatched, key=lambda s: order[id(s)]):
             self._ids += 1  # new cards numbered in the order the reader listed them
-            self._tracks.append(_Track(self._ids, sighting, self.frame, sighting.center))
+            self._tracks.append(_Track(self._ids, sighting, self.frame, sighting.center, self.frame))
         over = [np.array(s.outline, dtype=np.float64) for s in sightings if len(s.outline) >= 3]
         over += [np.array(polygon, dtype=np.float64).reshape(-1, 2) for polygon in hidden]
         self._mark_missing(len(unmatched) >= self.settings.burst, covered, over)
@@ -195,11 +198,14 @@ class Tracker:
     def _match(self, sightings: list[CardSighting]) -> tuple[list[CardSighting], set[int]]:
         """Give sightings to tracks; returns the sightings of new cards and the ids of covered tracks."""
         near = self.settings.near
+        by_card: dict[Card | None, list[_Track]] = {}
+        for track in self._tracks:
+            by_card.setdefault(track.sighting.card, []).append(track)
         left = [s for s in sightings if s.card is not None]
-        left = self._pair(left, near, read=True)  # a card still where it was
-        left = self._pair(left, near, read=False)  # an unknown card read at last
-        left = self._pair(left, np.inf, read=True)  # a card moved
-        unknown = self._pair([s for s in sightings if s.card is None], near, read=False)
+        left = self._pair(left, by_card, near, read=True)  # a card still where it was
+        left = self._pair(left, by_card, near, read=False)  # an unknown card read at last
+        left = self._pair(left, by_card, math.inf, read=True)  # a card moved
+        unknown = self._pair([s for s in sightings if s.card is None], by_card, near, read=False)
         covered = set()
         for sighting in unknown:  # an unread sighting where a card lies: that card, half covered
             under = {t.id for t in self._tracks if _distance(t.center, sighting.center) <= near}
@@ -208,7 +214,8 @@ class Tracker:
                 left.append(sighting)
         return left, covered
 
-    def _pair(self, sightings: list[CardSighting], reach: float, *, read: bool) -> list[CardSighting]:
+    def _pair(self, sightings: list[CardSighting], by_card: dict[Card | None, list[_Track]], reach: float, *,
+              read: bool) -> list[CardSighting]:
         """Match sightings to tracks not yet matched, nearest pairs first; returns the sightings left over.
 
         With ``read``, a sighting goes to a track of its own card; without, to a track of an unread card.
@@ -216,8 +223,8 @@ class Tracker:
         pairs = sorted(
             (_distance(s.center, t.center), t.id, i, t)
             for i, s in enumerate(sightings)
-            for t in self._tracks
-            if not t.seen and t.sighting.card == (s.card if read else None)
+            for t in by_card.get(s.card if read else None, ())
+            if not t.seen
         )
         taken = set()
         for distance, _, i, track in pairs:
@@ -240,7 +247,7 @@ class Tracker:
             track.streak = 1
         else:
             track.streak += 1
-        track.sighting, track.seen, track.absent = sighting, True, 0
+        track.sighting, track.seen, track.absent, track.last_seen = sighting, True, 0, self.frame
         target = track.target
         if track.streak >= self.settings.steady and (target is None or target.key != track.key):
             track.settled = _Placement(sighting, track.since)
@@ -254,15 +261,19 @@ class Tracker:
         if not missing:
             return
         centers = np.array([t.center for t in missing], dtype=np.float64)
-        hidden = np.zeros(len(missing), dtype=bool)
-        for outline in over:
-            hidden |= polygon_distance(outline, centers) == 0
-        for track, under in zip(missing, hidden, strict=True):
+        hidden = (polygon_distances(over, centers) == 0).any(axis=1) if over else np.zeros(len(missing), bool)
+        for track, under in zip(missing, hidden.tolist(), strict=True):
             track.absent += 0 if under else 1
 
     def _remove_gone(self) -> list[CardEvent]:
-        """Forget the tracks missing ``absent`` visible frames; removal events for those announced."""
-        gone = [t for t in self._tracks if t.absent >= self.settings.absent and t.settled is None]
+        """Forget the tracks missing ``absent`` visible frames; removal events for those announced.
+
+        A track never announced is forgotten after ``absent`` frames unseen of any kind, so a long burst
+        of odd detections leaves nothing behind.
+        """
+        absent = self.settings.absent
+        gone = [t for t in self._tracks if t.settled is None
+                and (t.absent >= absent or not t.announced and self.frame - t.last_seen >= absent)]
         return [event for track in sorted(gone, key=_arrival) for event in self._forget(track)]
 
     def _forget(self, track: _Track) -> list[CardEvent]:
@@ -312,4 +323,4 @@ def _arrival(track: _Track) -> tuple[int, int]:
 
 
 def _distance(a: Point, b: Point) -> float:
-    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
+    return math.hypot(a[0] - b[0], a[1] - b[1])

@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from vision.observations import CardSighting, Point
 
-__all__ = ["Calibration", "Zone", "ZoneError", "ROWS", "seat_of", "default_zones", "polygon_distance"]
+__all__ = ["Calibration", "Zone", "ZoneError", "ROWS", "seat_of", "default_zones", "polygon_distances"]
 
 Floats = npt.NDArray[np.float64]
 
@@ -149,6 +149,7 @@ class Calibration:
     _to_table: Floats = field(init=False, repr=False, compare=False)
     _to_image: Floats = field(init=False, repr=False, compare=False)
     _order: tuple[Zone, ...] = field(init=False, repr=False, compare=False)
+    _polygons: list[Floats] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         corners = _points(self.corners, "'corners'", count=4, reach=None)
@@ -163,7 +164,9 @@ class Calibration:
             raise ZoneError(f"'snap' is a distance in table units from 0 to {REACH}, not {self.snap!r}")
         object.__setattr__(self, "_to_table", _homography(corners, _box(0.0, 0.0, 1.0, 1.0)))
         object.__setattr__(self, "_to_image", _homography(_box(0.0, 0.0, 1.0, 1.0), corners))
-        object.__setattr__(self, "_order", tuple(sorted(zones, key=lambda z: (z.area, z.name))))
+        order = tuple(sorted(zones, key=lambda z: (z.area, z.name)))
+        object.__setattr__(self, "_order", order)
+        object.__setattr__(self, "_polygons", [np.array(zone.polygon, dtype=np.float64) for zone in order])
 
     @classmethod
     def default(cls, seats: int = 4, *, size: tuple[int, int]) -> Calibration:
@@ -210,16 +213,15 @@ class Calibration:
 
     def zones_at(self, points: Sequence[Point]) -> list[str | None]:
         """The zone of each image point (None when off every zone)."""
-        table = self.to_table(points)
-        names: list[str | None] = [None] * len(table)
-        nearest = np.full(len(table), np.inf)
-        for zone in self._order:  # smallest first: the first zone that holds a point is its zone
-            distance = polygon_distance(np.array(zone.polygon), table)
-            inside = distance <= _EDGE
-            better = (nearest > _EDGE) & (inside | (distance <= self.snap) & (distance < nearest - _EDGE))
-            for i in np.flatnonzero(better):
-                names[i], nearest[i] = zone.name, distance[i]
-        return names
+        if len(points) == 0:
+            return []
+        distance = polygon_distances(self._polygons, self.to_table(points))  # zones smallest first
+        inside = distance <= _EDGE
+        nearest = distance.min(axis=1, keepdims=True)
+        # The smallest zone holding the point; else the nearest within snap, a tie going to the smaller zone.
+        pick = np.where(inside.any(axis=1), inside.argmax(axis=1), (distance <= nearest + _EDGE).argmax(axis=1))
+        near = inside.any(axis=1) | (nearest[:, 0] <= self.snap)
+        return [self._order[i].name if ok else None for i, ok in zip(pick.tolist(), near.tolist(), strict=True)]
 
     def zone_at(self, point: Point) -> str | None:
         """The zone of one image point."""
@@ -427,25 +429,31 @@ def _apply(matrix: Floats, points: Sequence[Point], inside: Point) -> Floats:
     return result
 
 
-def polygon_distance(polygon: Floats, points: Floats) -> Floats:
-    """Each point's distance to the polygon: 0 inside or on it; a NaN point is infinitely far.
+def polygon_distances(polygons: Sequence[Floats], points: Floats) -> Floats:
+    """The distance from each point to each polygon, a (points, polygons) array: 0 inside or on the polygon's
+    edge; a NaN point (beyond the horizon) is infinitely far from everything.
 
-    >>> square = np.array(_box(0.0, 0.0, 1.0, 1.0))
-    >>> polygon_distance(square, np.array([[0.5, 0.5], [1.0, 0.2], [1.5, 0.5], [np.nan, 0.0]])).tolist()
-    [0.0, 0.0, 0.5, inf]
+    >>> square, far = np.array(_box(0.0, 0.0, 1.0, 1.0)), np.array(_box(2.0, 0.0, 3.0, 1.0))
+    >>> polygon_distances([square, far], np.array([[0.5, 0.5], [1.0, 0.2], [1.5, 0.5], [np.nan, 0.0]])).tolist()
+    [[0.0, 1.5], [0.0, 1.0], [0.5, 0.5], [inf, inf]]
     """
-    a, b = polygon, np.roll(polygon, -1, axis=0)
-    edge = b - a
+    sizes = [len(polygon) for polygon in polygons]
+    starts = np.cumsum([0, *sizes[:-1]])
+    following = np.arange(1, sum(sizes) + 1)
+    following[starts + sizes - 1] = starts  # each polygon's last corner leads back to its first
+    a = np.concatenate(polygons)
+    edge = a[following] - a
     length = (edge * edge).sum(axis=1)
     offset = points[:, None, :] - a[None, :, :]
     t = np.clip((offset * edge).sum(axis=2) / np.where(length > 0, length, 1.0), 0.0, 1.0)
-    gap = np.hypot(*(offset - t[:, :, None] * edge).transpose(2, 0, 1)).min(axis=1, initial=np.inf)
+    gap = np.hypot(*(offset - t[:, :, None] * edge).transpose(2, 0, 1))
     x, y = points[:, :1], points[:, 1:]
-    straddles = (a[:, 1] > y) != (b[:, 1] > y)
+    straddles = (a[:, 1] > y) != (a[:, 1] + edge[:, 1] > y)
     with np.errstate(divide="ignore", invalid="ignore"):
         crossing_x = a[:, 0] + (y - a[:, 1]) * edge[:, 0] / edge[:, 1]
-    inside = (straddles & (x < crossing_x)).sum(axis=1) % 2 == 1
-    result: Floats = np.where(np.isnan(gap), np.inf, np.where(inside, 0.0, gap))
+    crossings = np.add.reduceat(straddles & (x < crossing_x), starts, axis=1)
+    gap = np.minimum.reduceat(gap, starts, axis=1)
+    result: Floats = np.where(np.isnan(gap), np.inf, np.where(crossings % 2 == 1, 0.0, gap))
     return result
 
 

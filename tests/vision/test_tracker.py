@@ -266,6 +266,17 @@ def test_a_burst_of_odd_detections_does_not_count_as_a_visible_frame() -> None:
     assert run([*frames, frame("")]) == ["2 +2H centre", "21 -2H centre"]
 
 
+def test_a_long_burst_of_odd_detections_leaves_no_tracks_behind() -> None:
+    """A patterned cloth under a moving hand for 200 frames: every frame is disturbed, and its noise is forgotten."""
+    tracker = Tracker()
+    rng = random.Random(3)
+    for _ in range(200):
+        noise = " ".join(f"??@{rng.uniform(0, 1000):.0f},{rng.uniform(0, 1000):.0f}" for _ in range(6))
+        assert tracker.update(frame("2H@500,500 " + noise)) == [] or tracker.frame == 2
+    assert len(tracker._tracks) <= 1 + 6 * 11
+    assert [s.code for s in tracker.table()] == ["2H"]
+
+
 def test_settings_are_checked() -> None:
     assert Settings().steady == 3
     for bad in ({"absent": 0}, {"burst": True}, {"wait": -1}, {"steady": 2.5}):

@@ -19,12 +19,12 @@ The standard rules are the default; the 2-4 scoring method, progressive Fantasyl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scoring.cards import Card, parse_cards
 from scoring.games import Option
-from scoring.poker import Category, category, describe, ranks_of, value
+from scoring.poker import Category, category, describe, ranks_of, value3, value5
 from scoring.requests import RequestError, cards_of, check_distinct, check_fields
 
 __all__ = [
@@ -79,12 +79,16 @@ class Board:
     front: tuple[Card, ...]
     middle: tuple[Card, ...]
     back: tuple[Card, ...]
+    indices: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The 13 cards' ``Card.index`` numbers, front to back, worked out once."""
 
     def __post_init__(self) -> None:
         for name, cards in zip(ROWS, self.rows, strict=True):
             if len(cards) != SIZES[name]:
                 raise ValueError(f"the {name} row needs {SIZES[name]} cards, got {len(cards)}")
-        check_distinct(dict(zip(ROWS, self.rows, strict=True)))
+        object.__setattr__(self, "indices", tuple(card.index for row in self.rows for card in row))
+        if len(set(self.indices)) != 13:
+            check_distinct(dict(zip(ROWS, self.rows, strict=True)))
 
     @property
     def rows(self) -> tuple[tuple[Card, ...], ...]:
@@ -120,12 +124,13 @@ MIDDLE_ROYALTIES: dict[Category | str, int] = {
 def royalty(row: str, hand_value: int) -> int:
     """The royalty a row's hand earns on a board that is not fouled.
 
+    >>> from scoring.poker import value
     >>> royalty("front", value(parse_cards("6S 6H 2D"))), royalty("front", value(parse_cards("AS AH AD")))
     (1, 22)
     >>> royalty("middle", value(parse_cards("AH KH QH JH TH"))), royalty("back", value(parse_cards("AH KH QH JH TH")))
     (50, 25)
     """
-    kind, top = category(hand_value), ranks_of(hand_value)[0]
+    kind, top = category(hand_value), hand_value >> 16 & 15  # the rank of the set, or the high card
     if row == "front":
         if kind is Category.PAIR:
             return max(top - 5, 0)  # 66 = 1 ... AA = 9
@@ -166,7 +171,8 @@ def assess(board: Board) -> Hand:
     >>> hand.fouled, hand.royalties, hand.fantasyland, hand.stays
     (False, (7, 0, 6), True, False)
     """
-    front, middle, back = values = (value(board.front), value(board.middle), value(board.back))
+    cards = board.indices
+    front, middle, back = values = (value3(cards[:3]), value5(cards[3:8]), value5(cards[8:]))
     fouled = not back >= middle >= front
     royalties = (0, 0, 0) if fouled else (royalty("front", front), royalty("middle", middle), royalty("back", back))
     front_kind = category(front)
@@ -272,8 +278,9 @@ def settle(boards: Sequence[Board], rules: Rules = Rules(), in_fantasyland: Sequ
     flags = tuple(in_fantasyland) or (False,) * len(boards)
     if len(flags) != len(boards):
         raise ValueError(f"in_fantasyland has {len(flags)} entries for {len(boards)} players")
-    check_distinct({f"player {i + 1} {name}": row for i, board in enumerate(boards) for name, row in
-                    zip(ROWS, board.rows, strict=True)})
+    if len({index for board in boards for index in board.indices}) != 13 * len(boards):
+        check_distinct({f"player {i + 1} {name}": row for i, board in enumerate(boards) for name, row in
+                        zip(ROWS, board.rows, strict=True)})
     hands = tuple(assess(board) for board in boards)
     count = len(hands)
     pairs = tuple(pair(hands[i], hands[j], rules, (i, j)) for i in range(count) for j in range(i + 1, count))
@@ -344,9 +351,13 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
         raise RequestError(f"'scoring' is one of {', '.join(METHODS)}, not {scoring!r}")
     rules = Rules(scoring, _bool(request, "progressive", "progressive"), _bool(request, "pineapple", "pineapple"))
     boards, flags = zip(*(_rows(player, f"players[{i}]") for i, player in enumerate(players)), strict=True)
-    check_distinct({f"players[{i}].{name}": row for i, rows in enumerate(boards) for name, row in
-                    zip(ROWS, rows, strict=True)})
-    return _as_json(settle([Board(*map(tuple, rows)) for rows in boards], rules, flags))
+    try:
+        result = settle([Board(*map(tuple, rows)) for rows in boards], rules, flags)
+    except RequestError:  # a card used twice: say where, in the request's own words
+        check_distinct({f"players[{i}].{name}": row for i, rows in enumerate(boards) for name, row in
+                        zip(ROWS, rows, strict=True)})
+        raise
+    return _as_json(result)
 
 
 def _as_json(result: Settlement) -> dict[str, Any]:

@@ -201,14 +201,13 @@ class Tracker:
         by_card: dict[Card | None, list[_Track]] = {}
         for track in self._tracks:
             by_card.setdefault(track.sighting.card, []).append(track)
-        left = [s for s in sightings if s.card is not None]
-        left = self._pair(left, by_card, near, read=True)  # a card still where it was
+        left = self._pair([s for s in sightings if s.card is not None], by_card, near, read=True)  # in place
+        unknown = self._pair([s for s in sightings if s.card is None], by_card, near, read=False)  # still unread
         left = self._pair(left, by_card, near, read=False)  # an unknown card read at last
         left = self._pair(left, by_card, math.inf, read=True)  # a card moved
-        unknown = self._pair([s for s in sightings if s.card is None], by_card, near, read=False)
         covered = set()
-        for sighting in unknown:  # an unread sighting where a card lies: that card, half covered
-            under = {t.id for t in self._tracks if _distance(t.center, sighting.center) <= near}
+        for sighting in unknown:  # unread where a card lies that was not seen: that card, half covered
+            under = {t.id for t in self._tracks if not t.seen and _distance(t.center, sighting.center) <= near}
             covered |= under
             if not under:
                 left.append(sighting)

@@ -245,6 +245,20 @@ def test_an_unknown_card_is_tracked_and_then_read() -> None:
     assert events[0].card is None and events[3].card == Card.parse("8D")
 
 
+def test_an_unread_card_in_a_fanned_hand_is_its_own_card() -> None:
+    """A hand fanned 15 pixels a card: the unread one among read neighbours is a card to adjust, not a neighbour
+    half covered; when it is read, it takes its place in the order."""
+    fan = "4S@440,950 ??@455,950 6S@470,950"
+    frames = repeat(fan, 4) + repeat(fan.replace("??", "5S"), 4)
+    assert run(frames) == ["2 +4S seat1.back", "2 +?? seat1.back", "2 +6S seat1.back",
+                           "6 -?? seat1.back", "6 +5S seat1.back"]
+
+
+def test_a_card_laid_next_to_an_unread_one_does_not_take_its_place() -> None:
+    frames = repeat("??@500,500", 4) + repeat("??@500,500 JC@512,505", 4)
+    assert run(frames) == ["2 +?? centre", "6 +JC centre"]
+
+
 def test_unknown_cards_in_different_places_are_different_cards() -> None:
     frames = repeat("??@400,500 ??@600,500 ??@500,950", 4) + repeat("??@400,500 ??@600,500", 10)
     assert run(frames) == ["2 +?? centre", "2 +?? centre", "2 +?? seat1.back", "13 -?? seat1.back"]

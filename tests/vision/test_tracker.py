@@ -8,6 +8,8 @@ for x 300-700, the centre is x and y 300-700. Each card is a 60 x 84 pixel box a
 import random
 from collections.abc import Iterable, Sequence
 
+import cv2
+import numpy as np
 import pytest
 
 from scoring.cards import Card
@@ -301,3 +303,48 @@ def test_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="'still' must be a positive distance"):
         Settings(still=-1.0)
     assert run(repeat("TH@500,950", 5), Tracker(Settings(steady=5))) == ["4 +TH seat1.back"]
+
+
+# Rendered frames: white cards on a wooden table and a hand sliding over them, found by a stand-in detector that
+# reads a card by the colour of its middle when the whole card shows, and reports what is left of a partly
+# covered card as unread, with its centre where the visible part is.
+
+MARKS = {"AS": (255, 0, 0), "KH": (0, 200, 0), "QD": (0, 0, 255), "JC": (0, 220, 220)}
+SMALL_TABLE = Calibration.default(4, size=(480, 360))
+
+
+def render(cards: dict[str, Point], hand_left: float) -> "np.ndarray":
+    image = np.full((360, 480, 3), (70, 120, 170), np.uint8)  # wood
+    for code, (x, y) in cards.items():
+        cv2.rectangle(image, (int(x - 20), int(y - 28)), (int(x + 20), int(y + 28)), (255, 255, 255), -1)
+        cv2.rectangle(image, (int(x - 5), int(y - 5)), (int(x + 5), int(y + 5)), MARKS[code], -1)
+    cv2.rectangle(image, (int(hand_left), 230), (int(hand_left + 90), 359), (120, 160, 210), -1)  # a hand
+    return image
+
+
+def detect(image: "np.ndarray") -> list[CardSighting]:
+    face = np.zeros(image.shape[:2], np.uint8)
+    for colour in [(255, 255, 255), *MARKS.values()]:
+        face[(image == colour).all(axis=2)] = 255
+    found = []
+    for contour in cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        if cv2.contourArea(contour) < 150:
+            continue
+        (x, y), (w, h), _ = cv2.minAreaRect(contour)
+        outline = tuple((float(px), float(py)) for px, py in cv2.boxPoints(((x, y), (w, h), 0)))
+        mark = tuple(int(v) for v in image[int(y), int(x)])
+        code = next((c for c, colour in MARKS.items() if colour == mark), None) if abs(w * h - 41 * 57) < 200 else None
+        found.append(CardSighting(Card.parse(code) if code else None, (x, y), outline, 0.9))
+    return SMALL_TABLE.assign_zones(sorted(found, key=lambda s: s.center))
+
+
+def test_rendered_frames_of_a_hand_sliding_over_a_dealt_hand() -> None:
+    dealt = {"AS": (170.0, 305.0), "KH": (220.0, 305.0), "QD": (270.0, 305.0), "JC": (320.0, 305.0)}
+    still = [detect(render(dealt, -200)) for _ in range(3)]
+    passing = [detect(render(dealt, left)) for left in range(-90, 480, 10)]
+    assert run(still + passing + still * 5) == [f"2 +{code} seat1.middle" for code in dealt]
+    # The same hand, but it takes the king away as it passes over it.
+    taking = [detect(render({c: p for c, p in dealt.items() if c != "KH" or left < 200}, left))
+              for left in range(-90, 480, 10)]
+    gone = {c: p for c, p in dealt.items() if c != "KH"}
+    assert run(still + taking + [detect(render(gone, -200))] * 15)[4:] == ["36 -KH seat1.middle"]

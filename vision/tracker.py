@@ -4,12 +4,14 @@ Feed :meth:`Tracker.update` each frame's card sightings (with zones) and it retu
 "removed" events:
 
 - A card counts only once it has been seen, read the same, lying still (``still``) and in the same zone,
-  in ``steady`` frames running. A card moved to another zone is removed from the old zone and appears in the new one once it
-  is steady there. A card must move ``near`` to change zone, so one lying on a zone's edge keeps its zone.
+  in ``steady`` frames running. A card moved to another zone is removed from the old zone and appears in
+  the new one once it is steady there. A card must move ``near`` to change zone, so one lying on a zone's
+  edge keeps its zone.
 - A counted card is removed only after it has been missing for ``absent`` frames in which its spot was
-  visible. Its spot is not visible while another sighting lies over it (a card on top, or an unread
-  sighting where it lies: a hand half over it), while the caller marks it ``hidden`` (a hand mask), or in a
-  frame with a burst of ``burst`` or more new sightings (a hand sweeping the table makes odd detections).
+  visible. Its spot is not visible while another sighting lies over it (a card on top), while an unread
+  sighting lies where it was not seen (a hand half over it), while the caller marks it ``hidden`` (a hand's
+  outline), or in a frame with a burst of ``burst`` or more new sightings (a hand sweeping the table makes
+  odd detections). An unread sighting among cards that are seen (a fanned hand) is a card of its own.
 - Cards appear in the order they arrived (pegging and tricks need the order of play): a card that has
   settled waits for every card that arrived before it and is still settling, for up to ``wait`` frames.
   Within one frame, removals come first, then appearances by arrival.

@@ -107,14 +107,14 @@ class Contract(Enum):
     @classmethod
     def parse(cls, code: object) -> Contract:
         """The contract a code (NT, Q, LT, H, K, T, D, any case) names."""
-        if isinstance(code, str):
-            for contract in cls:
-                if contract.value == code.upper():
-                    return contract
+        contract = _CONTRACTS.get(code.upper()) if isinstance(code, str) else None
+        if contract is not None:
+            return contract
         codes = ", ".join(contract.value for contract in cls)
         raise BarbuError(f"'contract' must be one of {codes}, not {code!r}")
 
 
+_CONTRACTS = {contract.value: contract for contract in Contract}
 _TITLES = {
     Contract.NO_TRICKS: "No Tricks",
     Contract.NO_QUEENS: "No Queens",
@@ -419,6 +419,10 @@ def _check_order(order: Sequence[int]) -> None:
         raise BarbuError(f"the finishing order names each seat 0-3 once, not {list(order)}")
 
 
+Layout = tuple[tuple[int, int] | None, ...]
+"""A Dominoes layout: each suit's lowest and highest ``high`` rank laid, or None, in suit index order."""
+
+
 @dataclass(frozen=True, slots=True)
 class Dominoes:
     """A hand of Dominoes as it is laid out, one turn at a time, starting with the declarer.
@@ -440,13 +444,13 @@ class Dominoes:
     declarer: int
     start: Rank
     to_play: int
-    layout: tuple[tuple[int, int] | None, ...] = (None,) * 4
+    layout: Layout = (None,) * 4
     """Each suit's lowest and highest card on the layout, as ``high`` ranks, or None (suit index order)."""
     held: tuple[int, ...] = (TRICKS,) * SEATS
     turns: int = 0
     order: tuple[int, ...] = ()
-    passes: tuple[tuple[int, int, frozenset[Card]], ...] = ()
-    """Each pass not yet shown wrong: the seat, the turn, and the cards it could have laid then."""
+    passes: tuple[tuple[int, int, Layout], ...] = ()
+    """Each pass not yet shown wrong: the seat, the turn, and the layout it passed on."""
     irregularities: tuple[Irregularity, ...] = ()
 
     @classmethod
@@ -462,40 +466,35 @@ class Dominoes:
 
     def playable(self) -> frozenset[Card]:
         """The cards that may be laid now."""
-        cards = []
-        for suit, ends in zip(_SUITS, self.layout, strict=True):
-            if ends is None:
-                cards.append(Card(self.start, suit))
-            else:
-                cards.extend(_card_at(rank, suit) for rank in (ends[0] - 1, ends[1] + 1) if 0 <= rank <= 12)
-        return frozenset(cards)
+        return frozenset(card for card in DECK if self._fits(self.layout, card))
 
     def lay(self, card: Card) -> Dominoes:
         """The layout after the player to play lays ``card``; a card that may not be laid is an error."""
         turn = self._turn()
-        ends = self.layout[card.suit.index]
+        suit = card.suit.index
+        ends = self.layout[suit]
         rank = high(card.rank)
         if ends is not None and ends[0] <= rank <= ends[1]:
             raise BarbuError(f"turn {turn}: {card} is already on the layout")
-        if card not in self.playable():
+        if not self._fits(self.layout, card):
             playable = " ".join(sorted(card.code for card in self.playable()))
             raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
         seat = self.to_play
         layout = list(self.layout)
-        layout[card.suit.index] = (rank, rank) if ends is None else (min(ends[0], rank), max(ends[1], rank))
+        layout[suit] = (rank, rank) if ends is None else (min(ends[0], rank), max(ends[1], rank))
         held = list(self.held)
         held[seat] -= 1
-        shown = [(by, at, cards) for by, at, cards in self.passes if by == seat and card in cards]
+        shown = [item for item in self.passes if item[0] == seat and self._fits(item[2], card)]
         found = tuple(Irregularity("pass", seat, at, turn, card, card.suit) for _, at, _ in shown)
-        return self._next(layout=tuple(layout), held=tuple(held),
-                          order=self.order + ((seat,) if held[seat] == 0 else ()),
-                          passes=tuple(item for item in self.passes if item not in shown),
-                          irregularities=self.irregularities + found)
+        passes = tuple(item for item in self.passes if item not in shown) if shown else self.passes
+        return self._next(tuple(layout), tuple(held), self.order + ((seat,) if held[seat] == 0 else ()),
+                          passes, self.irregularities + found)
 
     def pass_turn(self) -> Dominoes:
         """The layout after the player to play passes, having (they say) no card that may be laid."""
         turn = self._turn()
-        return self._next(passes=self.passes + ((self.to_play, turn, self.playable()),))
+        passes = self.passes + ((self.to_play, turn, self.layout),)
+        return self._next(self.layout, self.held, self.order, passes, self.irregularities)
 
     def hand(self, doubles: Iterable[Double] = ()) -> Hand:
         """The finished hand, scored by the finishing order, with any irregularities the play showed."""
@@ -504,29 +503,31 @@ class Dominoes:
             raise BarbuError(f"the layout is not finished: {laid} of 52 cards laid")
         return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start)
 
+    def _fits(self, layout: Layout, card: Card) -> bool:
+        """Whether ``card`` may be laid on ``layout``: of the starting rank, or next to its suit's ends."""
+        ends = layout[card.suit.index]
+        if ends is None:
+            return card.rank is self.start
+        return high(card.rank) in (ends[0] - 1, ends[1] + 1)
+
     def _turn(self) -> int:
         if self.over:
             raise BarbuError("every card is already laid")
         return self.turns + 1
 
-    def _next(self, **changes: Any) -> Dominoes:
-        held = changes.get("held", self.held)
+    def _next(self, layout: Layout, held: tuple[int, ...], order: tuple[int, ...],
+              passes: tuple[tuple[int, int, Layout], ...], irregularities: tuple[Irregularity, ...]) -> Dominoes:
+        """The state for the next turn: the next player clockwise who still holds cards."""
         seat = self.to_play
         for step in range(1, SEATS + 1):
             seat = (self.to_play + step) % SEATS
             if held[seat]:
                 break
-        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        return Dominoes(**(fields | changes | {"to_play": seat, "turns": self.turns + 1}))
+        return Dominoes(self.declarer, self.start, seat, layout, held, self.turns + 1, order, passes, irregularities)
 
 
 _SUITS = tuple(Suit)
 """The suits in index order (spades, hearts, diamonds, clubs)."""
-
-
-def _card_at(rank: int, suit: Suit) -> Card:
-    """The card of ``suit`` whose ``high`` rank is ``rank``."""
-    return DECK[suit.index * 13 + (rank + 1) % 13]
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,18 +638,17 @@ def trick_hand(contract: Contract, declarer: int, tricks: Sequence[Trick], doubl
     ...
     scoring.barbu.BarbuError: trick 2 is led by seat 0, but the winner of trick 1 is seat 3
     """
-    checked = _check_trick_contract(contract, declarer, doubles, trump)
+    _check_trick_contract(contract, declarer, trump)
+    checked = check_doubles(declarer, doubles)
     return _trick_hand(contract, declarer, checked, trump, play_tricks(contract, declarer, tricks, trump, rules))
 
 
-def _check_trick_contract(contract: Contract, declarer: int, doubles: Iterable[Double],
-                          trump: Suit | None) -> tuple[Double, ...]:
+def _check_trick_contract(contract: Contract, declarer: int, trump: Suit | None) -> None:
     _check_seat(declarer, "declarer")
     if contract is Contract.DOMINOES:
         raise BarbuError("Dominoes is laid out, not played in tricks")
     if (trump is None) == (contract is Contract.TRUMPS):
         raise BarbuError("Trumps needs a trump suit" if trump is None else f"{contract.title} has no trumps")
-    return check_doubles(declarer, doubles)
 
 
 def _trick_hand(contract: Contract, declarer: int, doubles: tuple[Double, ...], trump: Suit | None,
@@ -673,6 +673,7 @@ def dominoes_hand(declarer: int, order: Sequence[int], doubles: Iterable[Double]
 _TRICK_FIELDS = {"tricks", "trump", "must_trump"}
 _DOMINOES_FIELDS = {"order", "start", "plays"}
 _OPTIONAL = _TRICK_FIELDS | _DOMINOES_FIELDS | {"doubles", "redoubles"}
+_MUST_TRUMP = Rules(must_trump=True)
 _INDEX = {card.code: card.index for card in DECK}
 """Canonical card codes, the fast way in; other spellings go through ``Card.parse``."""
 
@@ -712,9 +713,9 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(must_trump, bool):
         raise BarbuError(f"'must_trump' is true or false, not {must_trump!r}")
     leaders, cards = _tricks(request["tricks"])
-    checked = _check_trick_contract(contract, declarer, doubles, trump)
-    play = _play(contract, declarer, leaders, cards, trump, Rules(must_trump=must_trump))
-    return _result(_trick_hand(contract, declarer, checked, trump, play))
+    _check_trick_contract(contract, declarer, trump)
+    play = _play(contract, declarer, leaders, cards, trump, _MUST_TRUMP if must_trump else STANDARD_RULES)
+    return _result(_trick_hand(contract, declarer, doubles, trump, play))
 
 
 def _suit(value: object) -> Suit:
@@ -746,28 +747,40 @@ def _tricks(value: object) -> tuple[list[int], list[int]]:
         raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {type(value).__name__}")
     if len(value) != TRICKS:
         raise BarbuError(f"'tricks' needs {TRICKS} tricks, got {len(value)}")
-    leaders = []
-    cards: list[int] = []
     index_of = _INDEX.__getitem__
+    try:  # the fast way, for well-formed tricks with canonical codes
+        leaders = [item["leader"] for item in value]
+        cards = [index_of(code) for item in value for code in item["cards"]]
+    except (KeyError, TypeError):
+        return _checked_tricks(value)
+    if ([len(item) for item in value] != _TWOS or [len(item["cards"]) for item in value] != _FOURS
+            or {type(item["cards"]) for item in value} != {list}
+            or set(map(type, leaders)) != {int} or min(leaders) < 0 or max(leaders) >= SEATS):
+        return _checked_tricks(value)
+    return leaders, cards
+
+
+_TWOS = [2] * TRICKS
+_FOURS = [SEATS] * TRICKS
+"""A well-formed trick has two fields, and four cards."""
+
+
+def _checked_tricks(value: list[Any]) -> tuple[list[int], list[int]]:
+    """``_tricks`` trick by trick: reads other spellings of cards, and names what is wrong."""
+    leaders = []
+    cards = []
     for number, item in enumerate(value):
-        if type(item) is not dict or len(item) != 2 or type(item.get("leader")) is not int:
-            try:  # the slow path, for its messages
-                check_fields(item, required={"leader", "cards"})
-                int_field(item, "leader", 0, SEATS - 1)
-            except RequestError as error:
-                raise BarbuError(f"tricks[{number}]: {error}") from None
-        leader = item["leader"]
-        if not 0 <= leader < SEATS:
-            raise BarbuError(f"tricks[{number}]: 'leader' must be a whole number from 0 to 3, not {leader!r}")
-        played = item["cards"]
-        if type(played) is not list or len(played) != SEATS:
-            got = f"{len(played)} cards" if isinstance(played, list) else type(played).__name__
-            raise BarbuError(f"tricks[{number}]: 'cards' needs {SEATS} card codes in play order, got {got}")
-        leaders.append(leader)
+        where = f"tricks[{number}]"
         try:
-            cards += list(map(index_of, played))
-        except (KeyError, TypeError):  # the slow path, for other spellings and messages
-            cards += [_card_index(code, f"tricks[{number}]") for code in played]
+            check_fields(item, required={"leader", "cards"})
+            leaders.append(int_field(item, "leader", 0, SEATS - 1))
+        except RequestError as error:
+            raise BarbuError(f"{where}: {error}") from None
+        played = item["cards"]
+        if not isinstance(played, list) or len(played) != SEATS:
+            got = f"{len(played)} cards" if isinstance(played, list) else type(played).__name__
+            raise BarbuError(f"{where}: 'cards' needs {SEATS} card codes in play order, got {got}")
+        cards += [_card_index(code, where) for code in played]
     return leaders, cards
 
 

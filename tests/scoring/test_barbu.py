@@ -509,3 +509,19 @@ def test_readable_form_errors(args: list[str], message: str, capsys: pytest.Capt
 def test_irregularities_appear_in_the_readable_form() -> None:
     text = barbu.render(score_request(SAMPLES[3]))
     assert "IRREGULARITIES" in text and "trick 6, seat 1: revoke" in text
+
+
+def test_other_spellings_of_cards_score_the_same() -> None:
+    """Lower case, 10 for T and suit symbols take the careful path and give the same answer."""
+    spelled = copy.deepcopy(SAMPLES[0])
+    for trick in spelled["tricks"]:
+        trick["cards"] = [code.lower().replace("t", "10") for code in trick["cards"]]
+    spelled["tricks"][0]["cards"][0] = "Q♦"
+    assert score_request(spelled) == score_request(SAMPLES[0])
+    broken = copy.deepcopy(SAMPLES[0])
+    broken["tricks"][5]["cards"] = "KD KS 2D JD"
+    with pytest.raises(BarbuError, match=r"tricks\[5\]: 'cards' needs 4 card codes in play order, got str"):
+        score_request(broken)
+    broken["tricks"][5] = {"leader": 0, "cards": ["KD", "KS", "2D", "JD"], "note": "x"}
+    with pytest.raises(RequestError, match=r"tricks\[5\]: unknown field 'note'"):
+        score_request(broken)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from scoring.cards import Card, Rank, Suit, parse_cards
+from scoring.cards import DECK, Card, Rank, Suit, parse_cards
 from scoring.pinzique_guide import PINOCHLE_RANKS, MeldRule, ScoreGuide, load_guide
 from scoring.requests import RequestError
 
@@ -46,6 +46,7 @@ SUITS = tuple(sorted(Suit, key=lambda suit: suit.index))
 FACES = tuple(Card(rank, suit) for suit in SUITS for rank in PINOCHLE_RANKS)
 """The 24 faces, numbered suit by suit in run order: face ``suit.index * 6 + rank position``."""
 FACE_NUMBER = {card: number for number, card in enumerate(FACES)}
+_NUMBER_OF_INDEX = [FACE_NUMBER.get(card, -1) for card in DECK]  # by Card.index, faster than hashing a Card
 QUEEN, KING = PINOCHLE_RANKS.index(Rank.QUEEN), PINOCHLE_RANKS.index(Rank.KING)
 JS, QH = FACE_NUMBER[Card.parse("JS")], FACE_NUMBER[Card.parse("QH")]
 RUNS = (("SM", "small run", 1, range(0, 5)), ("SM", "small run", 1, range(1, 6)),
@@ -120,8 +121,14 @@ def score_roll(faces: Sequence[Card], guide: ScoreGuide | None = None) -> RollSc
     ([('MH', (4, 5)), ('MC', (6, 7)), ('P', (0, 4)), ('4J', (0, 1, 2, 3))], 160, True)
     """
     guide = guide or default_guide()
-    check_roll(faces, guide)
-    return best_score(faces, guide)
+    numbers = _numbers(faces)
+    _check(faces, numbers, guide)
+    return _best(faces, numbers, guide)
+
+
+def _numbers(faces: Sequence[Card]) -> list[int]:
+    """Each face's number (see FACES), or -1 for a card that is on no Pinzique die."""
+    return [_NUMBER_OF_INDEX[face.index] for face in faces]
 
 
 def check_roll(faces: Sequence[Card], guide: ScoreGuide) -> None:
@@ -132,24 +139,35 @@ def check_roll(faces: Sequence[Card], guide: ScoreGuide) -> None:
     ...
     scoring.pinzique_roll.RollError: face 2H (position 6) is not on any die: the dice show 9, 10, J, Q, K and A
     """
+    _check(faces, _numbers(faces), guide)
+
+
+def _check(faces: Sequence[Card], numbers: Sequence[int], guide: ScoreGuide) -> None:
     if len(faces) != len(guide.dice):
         raise RollError(f"a roll is {len(guide.dice)} faces, one a die, not {len(faces)}")
-    for position, face in enumerate(faces):
-        if not guide.dice_showing(face):
+    showing = _showing(guide)
+    for position, (face, number) in enumerate(zip(faces, numbers, strict=True)):
+        if number < 0 or not showing[number]:
             raise RollError(f"face {face} (position {position}) is not on any die: the dice show "
                             f"{', '.join(rank.label for rank in PINOCHLE_RANKS[:-1])} and {PINOCHLE_RANKS[-1].label}")
-    stuck = _unmatched(tuple(sorted(FACE_NUMBER[face] for face in faces)), guide)
+    stuck = _unmatched(tuple(sorted(numbers)), guide)
     if stuck:
         stuck_faces, dice = stuck
         raise RollError(f"no set of dice can show this roll: {', '.join(str(FACES[f]) for f in stuck_faces)} need "
                         f"{len(stuck_faces)} dice but only dice {', '.join(map(str, dice))} show them")
 
 
+@lru_cache(maxsize=8)
+def _showing(guide: ScoreGuide) -> tuple[tuple[int, ...], ...]:
+    """The dice showing each face, by face number."""
+    return tuple(guide.dice_showing(card) for card in FACES)
+
+
 @lru_cache(maxsize=4096)
 def _unmatched(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """None if the faces can be matched to distinct dice; else faces that need more dice than show them
     (Hall's condition fails), with those dice. Augmenting paths, as in Kuhn's algorithm."""
-    showing = [guide.dice_showing(FACES[face]) for face in faces]
+    showing = [_showing(guide)[face] for face in faces]
     die_holds: dict[int, int] = {}  # die -> index in faces
 
     def place(index: int, tried: set[int]) -> bool:
@@ -178,8 +196,13 @@ def best_score(faces: Sequence[Card], guide: ScoreGuide | None = None) -> RollSc
     >>> [meld.code for meld in best_score(parse_cards("QS QH QD QC JS KH KC 9S")).melds]
     ['MH', 'MC', 'P', '4Q']
     """
-    guide = guide or default_guide()
-    numbers = [FACE_NUMBER[face] for face in faces]
+    numbers = _numbers(faces)
+    if min(numbers, default=0) < 0:
+        raise RollError(f"{faces[numbers.index(-1)]} is not on any die")
+    return _best(faces, numbers, guide or default_guide())
+
+
+def _best(faces: Sequence[Card], numbers: Sequence[int], guide: ScoreGuide) -> RollScore:
     patterns, scored = best_patterns(tuple(sorted(numbers)), guide)
     where: dict[int, list[int]] = {}
     for position, number in enumerate(numbers):

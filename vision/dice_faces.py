@@ -1,0 +1,138 @@
+"""The Pinzique die-face design: one drawing used for the printed stickers and for the reader's renders.
+
+A face is a square sticker for a blank 16 mm die (``STICKER_MM`` = 12.7 mm, half an inch, leaving the
+die's rounded edges bare). Its suit is told three ways, its rank by one bold glyph:
+
+- a frame in the suit's colour, four-colour-deck style (spades black, hearts red, diamonds blue, clubs
+  green), with a thick band along the bottom edge: the band says which way is down;
+- the suit symbol reversed out of that band in white;
+- the rank (9, 10, J, Q, K, A) in the suit's colour, as large as the white window above the band allows.
+
+The reader finds a die by the white window inside the frame, so dice that touch are still apart, and the
+window's corners fix the face's perspective. Everything is drawn with OpenCV, so the printed sheet and the
+reader's training renders come from this one function with no fonts to install.
+
+>>> from scoring.cards import Card
+>>> face = face_image(Card.parse("QH"), 120)
+>>> face.shape, face.dtype
+((120, 120, 3), dtype('uint8'))
+>>> [int(v) for v in face[60, 3]], [int(v) for v in face[20, 20]]  # the red frame, the white window
+([40, 40, 205], [250, 250, 250])
+>>> face_image(Card.parse("2H"))
+Traceback (most recent call last):
+...
+ValueError: 2H is not a Pinzique face: the dice show 9, 10, J, Q, K and A
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scoring.cards import Card, Rank, Suit
+from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
+
+STICKER_MM = 12.7
+"""The sticker's side: half an inch, for blank 16 mm dice."""
+DIE_MM = 16.0
+"""The blank dice the stickers are made for."""
+
+PAPER = (250, 250, 250)
+SUIT_COLOURS: dict[Suit, tuple[int, int, int]] = {  # BGR, four-colour deck
+    Suit.SPADES: (35, 30, 30),
+    Suit.HEARTS: (40, 40, 205),
+    Suit.DIAMONDS: (190, 95, 20),
+    Suit.CLUBS: (60, 145, 25),
+}
+
+FRAME = 0.08
+"""The frame's width on the top, left and right, as a share of the sticker's side."""
+BAND = 0.27
+"""The bottom band's height (frame included), as a share of the side."""
+WINDOW = (FRAME, FRAME, 1 - FRAME, 1 - BAND)
+"""The white window (x0, y0, x1, y1) in sticker units: the part of the face the reader finds first."""
+
+_RANK_BOX = (0.14, 0.13, 0.86, 0.68)  # x0, y0, x1, y1: where the rank glyph is fitted
+_SUIT_BOX = (0.40, 0.78, 0.60, 0.955)  # the suit symbol inside the band
+_SUPER = 4  # drawn this many times larger, then reduced: smooth edges
+
+
+def faces(guide: ScoreGuide) -> list[Card]:
+    """The distinct faces of the guide's dice, suit by suit in run order (24 for the standard dice).
+
+    >>> from scoring.pinzique_guide import load_guide
+    >>> [card.code for card in faces(load_guide())][:7]
+    ['9S', 'TS', 'JS', 'QS', 'KS', 'AS', '9H']
+    """
+    shown = {card for die in guide.dice for card in die}
+    return sorted(shown, key=lambda card: (card.suit.index, PINOCHLE_RANKS.index(card.rank)))
+
+
+def face_image(card: Card, size: int = 150) -> np.ndarray:
+    """The sticker of ``card`` as a ``size`` x ``size`` BGR image (150 px is 12.7 mm at 300 dpi)."""
+    if card.rank not in PINOCHLE_RANKS:
+        raise ValueError(f"{card} is not a Pinzique face: the dice show 9, 10, J, Q, K and A")
+    big = size * _SUPER
+    colour = SUIT_COLOURS[card.suit]
+    canvas = np.empty((big, big, 3), np.uint8)
+    canvas[:] = colour
+    x0, y0, x1, y1 = (round(v * big) for v in WINDOW)
+    canvas[y0:y1, x0:x1] = PAPER
+    label = "1O" if card.rank is Rank.TEN else card.rank.label  # Hershey's zero is slashed; the letter O is not
+    _draw_rank(canvas, label, _box(_RANK_BOX, big), colour)
+    _draw_suit(canvas, card.suit, _box(_SUIT_BOX, big), PAPER)
+    return cv2.resize(canvas, (size, size), interpolation=cv2.INTER_AREA)
+
+
+def _box(box: tuple[float, float, float, float], side: int) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return round(x0 * side), round(y0 * side), round(x1 * side), round(y1 * side)
+
+
+def _draw_rank(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
+    """The rank in a bold Hershey face, stretched to fill ``box``."""
+    x0, y0, x1, y1 = box
+    font, scale = cv2.FONT_HERSHEY_DUPLEX, 10.0
+    weight = 28 if len(text) == 1 else 22
+    (w, h), base = cv2.getTextSize(text, font, scale, weight)
+    glyph = np.zeros((h + base + 2 * weight, w + 2 * weight), np.uint8)
+    cv2.putText(glyph, text, (weight, h + weight), font, scale, 255, weight, cv2.LINE_AA)
+    ys, xs = np.nonzero(glyph > 127)
+    glyph = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    width = min(x1 - x0, round((y1 - y0) * glyph.shape[1] / glyph.shape[0] * 1.15))
+    ink = cv2.resize(glyph, (width, y1 - y0), interpolation=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
+    left = (x0 + x1 - width) // 2
+    region = canvas[y0:y1, left:left + width].astype(np.float32)
+    canvas[y0:y1, left:left + width] = (region * (1 - ink) + np.array(colour, np.float32) * ink).astype(np.uint8)
+
+
+def _draw_suit(canvas: np.ndarray, suit: Suit, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
+    """The suit symbol drawn from circles and polygons, filling ``box``."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        return round(x0 + u * w), round(y0 + v * h)
+
+    r = round(0.27 * w)
+    if suit is Suit.DIAMONDS:
+        pts = [at(0.5, 0), at(0.92, 0.5), at(0.5, 1), at(0.08, 0.5)]
+        cv2.fillConvexPoly(canvas, np.array(pts, np.int32), colour, cv2.LINE_AA)
+        return
+    if suit is Suit.HEARTS:
+        for u in (0.27, 0.73):
+            cv2.circle(canvas, at(u, 0.3), r, colour, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(canvas, np.array([at(0.02, 0.38), at(0.98, 0.38), at(0.5, 1)], np.int32), colour,
+                           cv2.LINE_AA)
+        return
+    stem = np.array([at(0.5, 0.55), at(0.7, 1), at(0.3, 1)], np.int32)
+    cv2.fillConvexPoly(canvas, stem, colour, cv2.LINE_AA)
+    if suit is Suit.SPADES:
+        for u in (0.27, 0.73):
+            cv2.circle(canvas, at(u, 0.62), r, colour, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(canvas, np.array([at(0.5, 0), at(0.98, 0.55), at(0.02, 0.55)], np.int32), colour,
+                           cv2.LINE_AA)
+        return
+    small = round(0.23 * w)
+    for u, v in ((0.5, 0.24), (0.25, 0.58), (0.75, 0.58)):
+        cv2.circle(canvas, at(u, v), small, colour, -1, cv2.LINE_AA)

@@ -466,35 +466,57 @@ class Dominoes:
 
     def playable(self) -> frozenset[Card]:
         """The cards that may be laid now."""
-        return frozenset(card for card in DECK if self._fits(self.layout, card))
+        return frozenset(card for card in DECK if _fits(self.layout, self.start, card))
 
     def lay(self, card: Card) -> Dominoes:
         """The layout after the player to play lays ``card``; a card that may not be laid is an error."""
-        turn = self._turn()
-        suit = card.suit.index
-        ends = self.layout[suit]
-        rank = high(card.rank)
-        if ends is not None and ends[0] <= rank <= ends[1]:
-            raise BarbuError(f"turn {turn}: {card} is already on the layout")
-        if not self._fits(self.layout, card):
-            playable = " ".join(sorted(card.code for card in self.playable()))
-            raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
-        seat = self.to_play
-        layout = list(self.layout)
-        layout[suit] = (rank, rank) if ends is None else (min(ends[0], rank), max(ends[1], rank))
-        held = list(self.held)
-        held[seat] -= 1
-        shown = [item for item in self.passes if item[0] == seat and self._fits(item[2], card)]
-        found = tuple(Irregularity("pass", seat, at, turn, card, card.suit) for _, at, _ in shown)
-        passes = tuple(item for item in self.passes if item not in shown) if shown else self.passes
-        return self._next(tuple(layout), tuple(held), self.order + ((seat,) if held[seat] == 0 else ()),
-                          passes, self.irregularities + found)
+        return self.play([card])
 
     def pass_turn(self) -> Dominoes:
         """The layout after the player to play passes, having (they say) no card that may be laid."""
-        turn = self._turn()
-        passes = self.passes + ((self.to_play, turn, self.layout),)
-        return self._next(self.layout, self.held, self.order, passes, self.irregularities)
+        return self.play([None])
+
+    def play(self, plays: Iterable[Card | None]) -> Dominoes:
+        """The layout after several turns: each a card laid, or None for a pass.
+
+        >>> Dominoes.begin(0, Rank.SEVEN).play([Card.parse("7D"), None, Card.parse("6D")]).layout
+        (None, None, (4, 5), None)
+        """
+        layout = list(self.layout)
+        held = list(self.held)
+        order = list(self.order)
+        passes = [[item for item in self.passes if item[0] == seat] for seat in range(SEATS)]
+        found = list(self.irregularities)
+        seat, turn, start = self.to_play, self.turns, self.start
+        for card in plays:
+            turn += 1
+            if len(order) == SEATS:
+                raise BarbuError(f"turn {turn}: every card is already laid")
+            if card is None:
+                passes[seat].append((seat, turn, tuple(layout)))
+            else:
+                suit = card.suit.index
+                ends, rank = layout[suit], high(card.rank)
+                if ends is not None and ends[0] <= rank <= ends[1]:
+                    raise BarbuError(f"turn {turn}: {card} is already on the layout")
+                if not _fits(layout, start, card):
+                    playable = " ".join(sorted(card.code for card in DECK if _fits(layout, start, card)))
+                    raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
+                layout[suit] = (rank, rank) if ends is None else (min(ends[0], rank), max(ends[1], rank))
+                held[seat] -= 1
+                if held[seat] == 0:
+                    order.append(seat)
+                if passes[seat]:
+                    shown = [item for item in passes[seat] if _fits(item[2], start, card)]
+                    found += [Irregularity("pass", seat, at, turn, card, card.suit) for _, at, _ in shown]
+                    passes[seat] = [item for item in passes[seat] if item not in shown]
+            for step in range(1, SEATS + 1):  # the next player clockwise who still holds cards
+                if held[(seat + step) % SEATS]:
+                    seat = (seat + step) % SEATS
+                    break
+        every_pass = tuple(sorted((item for items in passes for item in items), key=lambda item: item[1]))
+        return Dominoes(self.declarer, start, seat, tuple(layout), tuple(held), turn, tuple(order), every_pass,
+                        tuple(found))
 
     def hand(self, doubles: Iterable[Double] = ()) -> Hand:
         """The finished hand, scored by the finishing order, with any irregularities the play showed."""
@@ -503,27 +525,13 @@ class Dominoes:
             raise BarbuError(f"the layout is not finished: {laid} of 52 cards laid")
         return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start)
 
-    def _fits(self, layout: Layout, card: Card) -> bool:
-        """Whether ``card`` may be laid on ``layout``: of the starting rank, or next to its suit's ends."""
-        ends = layout[card.suit.index]
-        if ends is None:
-            return card.rank is self.start
-        return high(card.rank) in (ends[0] - 1, ends[1] + 1)
 
-    def _turn(self) -> int:
-        if self.over:
-            raise BarbuError("every card is already laid")
-        return self.turns + 1
-
-    def _next(self, layout: Layout, held: tuple[int, ...], order: tuple[int, ...],
-              passes: tuple[tuple[int, int, Layout], ...], irregularities: tuple[Irregularity, ...]) -> Dominoes:
-        """The state for the next turn: the next player clockwise who still holds cards."""
-        seat = self.to_play
-        for step in range(1, SEATS + 1):
-            seat = (self.to_play + step) % SEATS
-            if held[seat]:
-                break
-        return Dominoes(self.declarer, self.start, seat, layout, held, self.turns + 1, order, passes, irregularities)
+def _fits(layout: Sequence[tuple[int, int] | None], start: Rank, card: Card) -> bool:
+    """Whether ``card`` may be laid on ``layout``: of the starting rank, or next to its suit's ends."""
+    ends = layout[card.suit.index]
+    if ends is None:
+        return card.rank is start
+    return high(card.rank) in (ends[0] - 1, ends[1] + 1)
 
 
 _SUITS = tuple(Suit)
@@ -848,13 +856,9 @@ def _order(value: object) -> list[int]:
 def _lay_out(declarer: int, start: Rank, plays: object) -> Dominoes:
     if not isinstance(plays, list):
         raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {type(plays).__name__}")
-    layout = Dominoes.begin(declarer, start)
-    for number, play in enumerate(plays):
-        if layout.over:
-            raise BarbuError(f"plays[{number}]: every card is already laid")
-        is_pass = isinstance(play, str) and play.lower() == "pass"
-        layout = layout.pass_turn() if is_pass else layout.lay(_card(play, f"plays[{number}]"))
-    return layout
+    turns = [None if isinstance(play, str) and play.lower() == "pass" else _card(play, f"plays[{number}]")
+             for number, play in enumerate(plays)]
+    return Dominoes.begin(declarer, start).play(turns)
 
 
 def _result(hand: Hand) -> dict[str, Any]:

@@ -28,20 +28,25 @@ def _run(rng: random.Random, through: int | None = None, suit: Suit | None = Non
     return {card(rank, suit) for rank in range(lowest, lowest + length)}
 
 
-def _set(rank: int, rng: random.Random) -> set[Card]:
-    return {card(rank, suit) for suit in rng.sample(SUITS, rng.choice((3, 4, 4)))}
+def _set(through: Card, rng: random.Random) -> set[Card]:
+    """A set of 3 or 4 including the card ``through``."""
+    others = rng.sample([s for s in SUITS if s != through.suit], rng.choice((2, 3, 3)))
+    return {through} | {card(through.rank, suit) for suit in others}
 
 
 def meld_rich_hand(rng: random.Random, size: int) -> list[Card]:
-    """Two or three overlapping melds, the rest of the hand drawn near them (within a rank or two)."""
-    first = _run(rng)
-    shared = rng.choice(sorted(first, key=lambda c: c.index))
-    cards = first | _set(shared.rank, rng)
-    if rng.random() < 0.6:  # a third meld, overlapping the others: a run through the set, or another set
+    """Two or three overlapping melds (a run and a set sharing a card, maybe a second run through another
+    card of the set or a second set through another card of the run), the rest drawn within two ranks."""
+    run = _run(rng)
+    shared = rng.choice(sorted(run, key=lambda c: c.index))
+    rank_set = _set(shared, rng)
+    cards = run | rank_set
+    if rng.random() < 0.6:
         if rng.random() < 0.5:
-            cards |= _run(rng, through=shared.rank, suit=rng.choice([s for s in SUITS if s != shared.suit]))
+            crossing = rng.choice(sorted(rank_set - {shared}, key=lambda c: c.index))
+            cards |= _run(rng, through=crossing.rank, suit=crossing.suit)
         else:
-            cards |= _set(rng.choice(sorted(first, key=lambda c: c.index)).rank, rng)
+            cards |= _set(rng.choice(sorted(run - {shared}, key=lambda c: c.index)), rng)
     hand = rng.sample(sorted(cards, key=lambda c: c.index), min(size, len(cards)))
     near = [c for c in DECK if c not in hand and any(abs(c.rank - h.rank) <= 2 for h in hand)]
     return hand + rng.sample(near, size - len(hand))

@@ -319,18 +319,17 @@ def _cards_json(cards: Iterable[Card]) -> list[str]:
     return [card.code for card in cards]
 
 
+def _melding_json(melding: Melding) -> dict[str, Any]:
+    """``deadwood``, ``melds``, ``unmatched`` and, after a discard, ``discard``."""
+    result = {"deadwood": melding.deadwood, "melds": [_cards_json(m) for m in melding.melds],
+              "unmatched": _cards_json(melding.unmatched)}
+    return result if melding.discard is None else {**result, "discard": melding.discard.code}
+
+
 def _hand_request(request: Mapping[str, Any]) -> dict[str, Any]:
     check_fields(request, required={"hand"}, optional=HAND_SETTINGS)
     cards = card_list(request, "hand", count=range(10, 12))
-    melding = best_discard(cards, _aces(request)) if len(cards) == 11 else meld(cards, _aces(request))
-    result: dict[str, Any] = {
-        "deadwood": melding.deadwood,
-        "melds": [_cards_json(m) for m in melding.melds],
-        "unmatched": _cards_json(melding.unmatched),
-    }
-    if melding.discard is not None:
-        result["discard"] = melding.discard.code
-    return result
+    return _melding_json(best_discard(cards, _aces(request)) if len(cards) == 11 else meld(cards, _aces(request)))
 
 
 def _knock_rules(request: Mapping[str, Any]) -> Rules:
@@ -365,10 +364,8 @@ def _knock_request(request: Mapping[str, Any]) -> dict[str, Any]:
         "legal": hand.legal,
         "big_gin": hand.big_gin,
         "knock_limit": hand.limit,
-        "knocker": {"deadwood": hand.knocker.deadwood, "melds": [_cards_json(m) for m in hand.knocker.melds],
-                    "unmatched": _cards_json(hand.knocker.unmatched)},
-        "defender": {"deadwood": hand.defender.deadwood, "melds": [_cards_json(m) for m in hand.defender.melds],
-                     "unmatched": _cards_json(hand.defender.unmatched)},
+        "knocker": _melding_json(hand.knocker),
+        "defender": _melding_json(hand.defender),
     }
 
 

@@ -54,7 +54,6 @@ _NO_DISCARD = -1000
 """A suit with no cards offers no discard: this 'saving' is never the best."""
 
 
-
 class Aces(Enum):
     """Where an ace may sit in a run: low only (A-2-3, the Hoyle rule), or low or high (also Q-K-A)."""
 
@@ -237,7 +236,7 @@ def _run_order(run: Sequence[Card]) -> list[Card]:
 def _blocks(cover: int, ace_high: bool) -> list[int] | None:
     """A suit mask's maximal blocks of consecutive ranks (the ace above the king if ``ace_high``) as
     13-bit masks, or None if a block is shorter than 3 (so ``cover`` is not runs that way)."""
-    line = (cover >> 1) | (cover & 1) << 12 if ace_high else cover  # bit i: position i + (2 or 1)
+    line = (cover >> 1) | (cover & 1) << 12 if ace_high else cover  # ace high: bits 0-11 are 2-K, 12 the ace
     blocks = []
     while line:
         low = line & -line

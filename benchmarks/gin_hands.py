@@ -59,10 +59,16 @@ def crowded_hand(rng: random.Random, size: int) -> list[Card]:
 
 
 def knock_deal(rng: random.Random, aces: Aces) -> tuple[list[Card], list[Card]]:
-    """A knocker with 10 or less deadwood, and a defender holding cards next to the knocker's (lay-offs)."""
+    """A knocker with 10 or less deadwood, and a defender holding cards next to the knocker's (lay-offs)
+    or, half the time, a meld-rich hand of its own (so that undercuts happen)."""
     while deadwood(knocker := meld_rich_hand(rng, 10), aces) > 10:
         pass
     rest = [c for c in DECK if c not in knocker]
     near = [c for c in rest if any(c.suit == k.suit and abs(c.rank - k.rank) <= 2 or c.rank == k.rank for k in knocker)]
-    defender = rng.sample(near, min(len(near), rng.randint(3, 7)))
-    return knocker, defender + rng.sample([c for c in rest if c not in defender], 10 - len(defender))
+
+    if rng.random() < 0.5:
+        defender = rng.sample(near, min(len(near), rng.randint(3, 7)))
+        return knocker, defender + rng.sample([c for c in rest if c not in defender], 10 - len(defender))
+    while set(defender := meld_rich_hand(rng, 10)) & set(knocker):
+        pass
+    return knocker, defender

@@ -16,7 +16,7 @@ from scoring.requests import RequestError
 from tests.scoring import test_gin_brute as brute
 
 
-@pytest.mark.parametrize(("aces", "count"), [(Aces.LOW, 300), (Aces.HIGH_LOW, 100)])
+@pytest.mark.parametrize(("aces", "count"), [(Aces.LOW, 500), (Aces.HIGH_LOW, 200)])
 def test_settlement_matches_exhaustive_lay_offs(aces: Aces, count: int) -> None:
     """The referee tries every minimum arrangement of the knocker, every order of single-card lay-offs
     and every meld of what the defender keeps."""

@@ -36,6 +36,8 @@ __all__ = [
     "Rules",
     "Settlement",
     "assess",
+    "fantasyland_cards",
+    "pair",
     "render",
     "request_from_args",
     "royalty",
@@ -72,8 +74,11 @@ class Rules:
 class Board:
     """One player's 13 cards: front (3), middle (5) and back (5), every card different.
 
-    >>> Board.parse("QS QH 7D / QD QC 9S 8S 2S / AS AH AD 2H 2D").front
+    >>> board = Board.parse("qs qh 7d / QD QC 9S 8S 2S / A♠ A♥ A♦ 2♥ 2♦")
+    >>> board.front
     (Card.parse('QS'), Card.parse('QH'), Card.parse('7D'))
+    >>> str(board)
+    'QS QH 7D / QD QC 9S 8S 2S / AS AH AD 2H 2D'
     """
 
     front: tuple[Card, ...]

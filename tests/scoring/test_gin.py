@@ -1,5 +1,6 @@
 """Settling knocks (against the exhaustive referee too), the game's bonuses, and gin requests."""
 
+import io
 import json
 import random
 import re
@@ -7,8 +8,8 @@ import re
 import pytest
 
 from benchmarks.gin_hands import knock_deal
-from device import cli
-from scoring import gin
+from device import cli, score_command
+from scoring import games, gin
 from scoring.cards import Card, parse_cards
 from scoring.gin import GameRules, Rules, score_game, score_request, settle
 from scoring.gin_melds import Aces
@@ -200,3 +201,14 @@ def test_the_readable_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "A wins: game bonus 100" in capsys.readouterr().out
     assert cli.main(["score", "gin", "--hands", "A60", "--limit", "lots"]) == 2
     assert "--limit takes a whole number, not 'lots'" in capsys.readouterr().err
+
+
+def test_a_batch_answers_each_line() -> None:
+    lines = [json.dumps(gin.SAMPLES[0]), json.dumps(ILLEGAL), "{\"hand\": [\"5H\"]}", json.dumps(gin.SAMPLES[4])]
+    out = io.BytesIO()
+    score_command.score_batch(games.game("gin"), io.BytesIO("\n".join(lines).encode()), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[0]["deadwood"] == 3 and answers[0]["discard"] == "6S"
+    assert "the knocker's deadwood is 30" in answers[1]["error"]
+    assert answers[2] == {"error": "'hand' needs 10 to 11 cards, got 1"}
+    assert answers[3]["winner"] == "A"

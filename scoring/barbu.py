@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NoReturn
 
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
 from scoring.games import Option
@@ -449,8 +449,9 @@ class Dominoes:
     held: tuple[int, ...] = (TRICKS,) * SEATS
     turns: int = 0
     order: tuple[int, ...] = ()
-    passes: tuple[tuple[int, int, Layout], ...] = ()
-    """Each pass not yet shown wrong: the seat, the turn, and the layout it passed on."""
+    passes: tuple[tuple[int, int, int], ...] = ()
+    """Each pass not yet shown wrong: the seat, the turn, and the cards it could have laid then (a bit
+    for each card index)."""
     irregularities: tuple[Irregularity, ...] = ()
 
     @classmethod
@@ -466,7 +467,8 @@ class Dominoes:
 
     def playable(self) -> frozenset[Card]:
         """The cards that may be laid now."""
-        return frozenset(card for card in DECK if _fits(self.layout, self.start, card))
+        playable = _playable(self.layout, high(self.start))
+        return frozenset(card for card in DECK if playable >> card.index & 1)
 
     def lay(self, card: Card) -> Dominoes:
         """The layout after the player to play lays ``card``; a card that may not be laid is an error."""
@@ -488,26 +490,33 @@ class Dominoes:
         passes = [[item for item in self.passes if item[0] == seat] for seat in range(SEATS)]
         found = list(self.irregularities)
         seat, turn, start = self.to_play, self.turns, self.start
+        first = high(start)
+        suit_of, high_of = _SUIT_OF, _HIGH_OF
         for card in plays:
             turn += 1
             if len(order) == SEATS:
                 raise BarbuError(f"turn {turn}: every card is already laid")
             if card is None:
-                passes[seat].append((seat, turn, tuple(layout)))
+                passes[seat].append((seat, turn, _playable(layout, first)))
             else:
-                suit = card.suit.index
-                ends, rank = layout[suit], high(card.rank)
-                if ends is not None and ends[0] <= rank <= ends[1]:
-                    raise BarbuError(f"turn {turn}: {card} is already on the layout")
-                if not _fits(layout, start, card):
-                    playable = " ".join(sorted(card.code for card in DECK if _fits(layout, start, card)))
-                    raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
-                layout[suit] = (rank, rank) if ends is None else (min(ends[0], rank), max(ends[1], rank))
+                index = card.index
+                suit, rank = suit_of[index], high_of[index]
+                ends = layout[suit]
+                if ends is None:
+                    if rank != first:
+                        self._refuse(turn, card, layout)
+                    layout[suit] = (rank, rank)
+                elif rank == ends[0] - 1:
+                    layout[suit] = (rank, ends[1])
+                elif rank == ends[1] + 1:
+                    layout[suit] = (ends[0], rank)
+                else:
+                    self._refuse(turn, card, layout)
                 held[seat] -= 1
                 if held[seat] == 0:
                     order.append(seat)
                 if passes[seat]:
-                    shown = [item for item in passes[seat] if _fits(item[2], start, card)]
+                    shown = [item for item in passes[seat] if item[2] >> index & 1]
                     found += [Irregularity("pass", seat, at, turn, card, card.suit) for _, at, _ in shown]
                     passes[seat] = [item for item in passes[seat] if item not in shown]
             for step in range(1, SEATS + 1):  # the next player clockwise who still holds cards
@@ -518,6 +527,14 @@ class Dominoes:
         return Dominoes(self.declarer, start, seat, tuple(layout), tuple(held), turn, tuple(order), every_pass,
                         tuple(found))
 
+    def _refuse(self, turn: int, card: Card, layout: Sequence[tuple[int, int] | None]) -> NoReturn:
+        ends = layout[card.suit.index]
+        if ends is not None and ends[0] <= high(card.rank) <= ends[1]:
+            raise BarbuError(f"turn {turn}: {card} is already on the layout")
+        mask = _playable(layout, high(self.start))
+        playable = " ".join(sorted(card.code for card in DECK if mask >> card.index & 1))
+        raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
+
     def hand(self, doubles: Iterable[Double] = ()) -> Hand:
         """The finished hand, scored by the finishing order, with any irregularities the play showed."""
         if not self.over:
@@ -526,12 +543,16 @@ class Dominoes:
         return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start)
 
 
-def _fits(layout: Sequence[tuple[int, int] | None], start: Rank, card: Card) -> bool:
-    """Whether ``card`` may be laid on ``layout``: of the starting rank, or next to its suit's ends."""
-    ends = layout[card.suit.index]
-    if ends is None:
-        return card.rank is start
-    return high(card.rank) in (ends[0] - 1, ends[1] + 1)
+def _playable(layout: Sequence[tuple[int, int] | None], first: int) -> int:
+    """The cards that may be laid on ``layout``, a bit for each card index: of the starting rank
+    (``high`` rank ``first``) in a suit not yet begun, else next to a suit's lowest or highest card."""
+    playable = 0
+    for suit, ends in enumerate(layout):
+        ranks = (first,) if ends is None else (ends[0] - 1, ends[1] + 1)
+        for rank in ranks:
+            if 0 <= rank <= 12:
+                playable |= 1 << (suit * 13 + (rank + 1) % 13)
+    return playable
 
 
 _SUITS = tuple(Suit)
@@ -856,8 +877,12 @@ def _order(value: object) -> list[int]:
 def _lay_out(declarer: int, start: Rank, plays: object) -> Dominoes:
     if not isinstance(plays, list):
         raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {type(plays).__name__}")
-    turns = [None if isinstance(play, str) and play.lower() == "pass" else _card(play, f"plays[{number}]")
-             for number, play in enumerate(plays)]
+    index_of = _INDEX.__getitem__
+    try:  # the fast way, for canonical codes and "pass"
+        turns = [None if play == "pass" else DECK[index_of(play)] for play in plays]
+    except (KeyError, TypeError):
+        turns = [None if isinstance(play, str) and play.lower() == "pass" else _card(play, f"plays[{number}]")
+                 for number, play in enumerate(plays)]
     return Dominoes.begin(declarer, start).play(turns)
 
 

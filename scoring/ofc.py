@@ -399,7 +399,8 @@ def _as_json(result: Settlement) -> dict[str, Any]:
 
 
 def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[str, Any]:
-    """The readable form: each board as front / middle / back, boards separated by ``vs``.
+    """The readable form: each board as front / middle / back, boards separated by ``vs`` (``/`` may touch
+    the cards: ``2D/9C``).
 
     ``--scoring 2-4``, ``--progressive``, ``--pineapple`` and ``--in-fantasyland 1 3`` (players by
     number, from 1) are the settings.
@@ -410,7 +411,7 @@ def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[s
     (['3S', '4D', '5D', '6C', '7D'], True)
     """
     boards: list[list[list[str]]] = [[[]]]
-    for word in cards:
+    for word in " ".join(cards).replace("/", " / ").split():
         if word.lower() == "vs":
             boards.append([[]])
         elif word == "/":
@@ -426,7 +427,10 @@ def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[s
     request: dict[str, Any] = {"players": players}
     for name, option in options.items():
         if name == "in_fantasyland":
-            for seat in [option] if isinstance(option, str) else option if isinstance(option, list) else []:
+            seats = [option] if isinstance(option, str) else option if isinstance(option, list) else []
+            if not seats:
+                raise RequestError("--in-fantasyland takes the numbers of the players who played in Fantasyland")
+            for seat in seats:
                 if not seat.isdigit() or not 1 <= int(seat) <= len(players):
                     raise RequestError(f"--in-fantasyland takes player numbers 1 to {len(players)}, not {seat!r}")
                 players[int(seat) - 1]["in_fantasyland"] = True

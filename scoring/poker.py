@@ -151,7 +151,7 @@ _SUIT_OFFSET_ARRAY = np.array(_SUIT_OFFSET, dtype=np.int32)
 
 
 def value5(hand: Sequence[int]) -> int:
-    """The value of five cards given by ``Card.index`` (0-51): the fast scalar path.
+    """The value of five different cards given by ``Card.index`` (0-51, not checked): the fast scalar path.
 
     >>> describe(value5([card.index for card in parse_cards("AH KH QH JH TH")]))
     'royal flush'
@@ -187,7 +187,8 @@ def value(cards: Sequence[Card]) -> int:
 
 
 def values(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
-    """The values of many hands at once: an (n, 5) or (n, 3) array of ``Card.index`` numbers.
+    """The values of many hands at once: an (n, 5) or (n, 3) array of ``Card.index`` numbers (each row's
+    cards different: not checked).
 
     >>> [describe(v) for v in values([[0, 13, 26, 1, 14], [12, 24, 10, 9, 8]])]
     ['full house, aces full of twos', 'straight, king high']
@@ -197,6 +198,8 @@ def values(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
     cards = np.asarray(hands)
     if cards.ndim != 2 or cards.shape[1] not in (3, 5):
         raise ValueError(f"hands are an (n, 5) or (n, 3) array of card numbers, not shape {cards.shape}")
+    if cards.size and not 0 <= cards.min() <= cards.max() <= 51:
+        raise ValueError("card numbers run from 0 to 51")
     key = np.zeros(len(cards), dtype=np.int32)
     for column in np.ascontiguousarray(cards.T):  # a column at a time: three times faster than across rows
         key += np.take(_KEYS_ARRAY, column)

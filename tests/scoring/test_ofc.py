@@ -306,6 +306,9 @@ def test_readable_form(capsys: pytest.CaptureFixture[str]) -> None:
     assert "player 1 v player 2: front +1, middle +1, back -1, overall +1, royalties -1: +1" in out
     assert cli.main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["net"] == [1, -1]
+    compact = ["score", "ofc", "6s 6h 2d/9c 9d 4s 4h 2c/kd kc 8s 8h 3c", "vs", "5S 5H 3D/ 8C 8D 7S 7H 2S /3S 4D 5D 6C 7D"]
+    assert cli.main(compact) == 0
+    assert capsys.readouterr().out.endswith("net: player 1 0, player 2 0\n")
 
 
 @pytest.mark.parametrize(
@@ -314,6 +317,7 @@ def test_readable_form(capsys: pytest.CaptureFixture[str]) -> None:
         ("2S 3H 4D / 5C 6C 7C 8C TC vs 9S", "board 1 has 2 rows"),
         (f"{SIXES_FRONT} vs 5S 5H 3D / 8C 8D 7S 7H 2S", "board 2 has 2 rows"),
         (f"{SIXES_FRONT} vs {STRAIGHT_BACK} --in-fantasyland 3", "--in-fantasyland takes player numbers 1 to 2, not '3'"),
+        (f"{SIXES_FRONT} vs {STRAIGHT_BACK} --in-fantasyland", "--in-fantasyland takes the numbers of the players"),
         (f"{SIXES_FRONT} vs {STRAIGHT_BACK} --pineapple yes", "'pineapple' is true or false, not 'yes'"),
         (f"{SIXES_FRONT} vs {STRAIGHT_BACK} --colour red", "unknown field 'colour'"),
     ],

@@ -177,6 +177,9 @@ def test_bad_shapes_are_refused() -> None:
         value(parse_cards("2S 3S 4S 5S"))
     with pytest.raises(ValueError, match=r"not shape \(2, 4\)"):
         values(np.zeros((2, 4), dtype=int))
+    for bad in (-1, 52):
+        with pytest.raises(ValueError, match="card numbers run from 0 to 51"):
+            values([[0, 1, 2, 3, bad]])
 
 
 def test_card_numbers_follow_the_card_model() -> None:

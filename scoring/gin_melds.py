@@ -27,7 +27,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 
 from scoring.cards import DECK, Card, Suit, parse_cards  # noqa: F401 (parse_cards: for the doctests)
 
@@ -146,24 +146,33 @@ _SET_FLAGS = {
 flags: none, all of them, and with four each set of three."""
 
 
-def _set_choices(s0: int, s1: int, s2: int, s3: int) -> list[tuple[int, int, int, int]]:
-    """Every choice of sets from a hand's suit masks, as the per-suit masks of the cards they use.
+def _trips(s0: int, s1: int, s2: int, s3: int) -> int:
+    """The ranks held 3 or 4 times, as a 13-bit mask."""
+    return (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
 
-    >>> len(_set_choices(0b1, 0b1, 0b1, 0b10))  # three aces: no set, or the set
+
+@lru_cache(maxsize=4096)
+def _set_choices(t0: int, t1: int, t2: int, t3: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Every choice of sets from the cards of ranks held 3 or 4 times (suit masks ``t0``-``t3``, holding
+    only those ranks), as the per-suit masks of the cards the sets use. Cached: hands repeat these shapes.
+
+    >>> len(_set_choices(0b1, 0b1, 0b1, 0))  # three aces: no set, or the set
     2
+    >>> len(_set_choices(0b11, 0b11, 0b11, 0b10))  # three aces and four twos: 2 x 6
+    12
     """
     choices = [(0, 0, 0, 0)]
-    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    ranks = t0 | t1 | t2 | t3
     while ranks:
         bit = ranks & -ranks
         ranks ^= bit
-        present = bool(s0 & bit) | bool(s1 & bit) << 1 | bool(s2 & bit) << 2 | bool(s3 & bit) << 3
+        present = bool(t0 & bit) | bool(t1 & bit) << 1 | bool(t2 & bit) << 2 | bool(t3 & bit) << 3
         choices = [
             (c0 | bit * f0, c1 | bit * f1, c2 | bit * f2, c3 | bit * f3)
             for c0, c1, c2, c3 in choices
             for f0, f1, f2, f3 in _SET_FLAGS[present]
         ]
-    return choices
+    return tuple(choices)
 
 
 def mask_deadwood(hand: int, aces: Aces = Aces.LOW) -> int:
@@ -174,11 +183,12 @@ def mask_deadwood(hand: int, aces: Aces = Aces.LOW) -> int:
     """
     s0, s1, s2, s3 = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
     dead = (_ACE_LOW if aces is Aces.LOW else _tables(aces)).dead
-    if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))  # _trips, inline for speed
+    if not ranks:
         return dead[s0] + dead[s1] + dead[s2] + dead[s3]
     return min(
         dead[s0 & ~c0] + dead[s1 & ~c1] + dead[s2 & ~c2] + dead[s3 & ~c3]
-        for c0, c1, c2, c3 in _set_choices(s0, s1, s2, s3)
+        for c0, c1, c2, c3 in _set_choices(s0 & ranks, s1 & ranks, s2 & ranks, s3 & ranks)
     )
 
 
@@ -191,11 +201,12 @@ def mask_deadwood_after_discard(hand: int, aces: Aces = Aces.LOW) -> int:
     s0, s1, s2, s3 = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
     tables = _ACE_LOW if aces is Aces.LOW else _tables(aces)
     dead, cut = tables.dead, tables.cut
-    if not (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1)):
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))  # _trips, inline for speed
+    if not ranks:
         return dead[s0] + dead[s1] + dead[s2] + dead[s3] - max(cut[s0], cut[s1], cut[s2], cut[s3])
     # A discard from a set of four is the set of three without it: a choice _set_choices makes.
     best = 1000
-    for c0, c1, c2, c3 in _set_choices(s0, s1, s2, s3):
+    for c0, c1, c2, c3 in _set_choices(s0 & ranks, s1 & ranks, s2 & ranks, s3 & ranks):
         r0, r1, r2, r3 = s0 & ~c0, s1 & ~c1, s2 & ~c2, s3 & ~c3
         best = min(best, dead[r0] + dead[r1] + dead[r2] + dead[r3] - max(cut[r0], cut[r1], cut[r2], cut[r3]))
     return best
@@ -282,7 +293,8 @@ def arrangements(hand: int, aces: Aces = Aces.LOW) -> Iterator[tuple[tuple[int, 
     best = mask_deadwood(hand, aces)
     suits = [hand >> (13 * s) & SUIT_BITS for s in range(4)]
     dead = _tables(aces).dead
-    for choice in _set_choices(*suits):
+    ranks = _trips(*suits)
+    for choice in _set_choices(*(suit & ranks for suit in suits)):
         rests = [suit & ~used for suit, used in zip(suits, choice, strict=True)]
         if sum(dead[rest] for rest in rests) != best:
             continue

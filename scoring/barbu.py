@@ -43,26 +43,28 @@ __all__ = [
     "SAMPLES",
     "SEATS",
     "STANDARD_RULES",
+    "TRICKS",
     "BarbuError",
     "Contract",
     "Dominoes",
     "Double",
     "Hand",
     "Irregularity",
+    "Layout",
+    "Play",
     "Rules",
     "Trick",
     "check_doubles",
-    "high",
-    "parse_cards",
     "dominoes_hand",
     "dominoes_scores",
+    "high",
+    "parse_cards",
     "play_tricks",
     "render",
     "request_from_args",
     "score_request",
     "settle",
     "trick_hand",
-    "trick_scores",
     "tricks_from_cards",
 ]
 
@@ -285,12 +287,14 @@ _TRICK_POINTS = {
 }
 """What a trick (by number) counts: -2 each; the twelfth -10 and the thirteenth -20; +5 each."""
 _NOTHING = (0,) * len(DECK)
+"""No points for any card or trick."""
 
 # The kinds of rule break later play can prove, as bits kept per seat: a suit not followed (bits 0-3, by
 # suit index: a revoke, proved by a later card of that suit), a heart led (proved by a card of another
 # suit), a discard in Trumps under must_trump (proved by a trump).
 _HEART_LEAD = 4
 _NO_TRUMP = 5
+_KIND_NAMES = ("revoke",) * 4 + ("heart lead", "no trump")
 _CLOCKWISE = tuple(tuple((leader + position) % SEATS for position in range(SEATS)) for leader in range(SEATS))
 """The seats in play order from each leader."""
 
@@ -363,7 +367,6 @@ def _play(contract: Contract, declarer: int, leaders: Sequence[int], cards: Sequ
     return Play(tuple(winners), tuple(scores), irregularities)
 
 
-_KIND_NAMES = {0: "revoke", 1: "revoke", 2: "revoke", 3: "revoke", 4: "heart lead", 5: "no trump"}
 def tricks_from_cards(declarer: int, cards: Sequence[Card], trump: Suit | None = None) -> tuple[Trick, ...]:
     """The tricks of 52 cards given in play order: the declarer leads the first, each winner the next.
 
@@ -379,22 +382,6 @@ def tricks_from_cards(declarer: int, cards: Sequence[Card], trump: Suit | None =
         if len(trick.cards) == SEATS:
             leader = trick.winner(trump)
     return tuple(tricks)
-
-
-def trick_scores(contract: Contract, tricks: Sequence[Trick], winners: Sequence[int]) -> tuple[int, ...]:
-    """The raw scores of a trick contract: what each seat's won tricks count (rules/barbu.txt).
-
-    >>> tricks = tricks_from_cards(0, parse_cards(" ".join(r + s for r in "AKQJT98765432" for s in "SHDC")))
-    >>> winners = [0] * 12 + [2]
-    >>> [trick_scores(contract, tricks, winners) for contract in Contract if contract is not Contract.DOMINOES]
-    [(-24, 0, -2, 0), (-24, 0, 0, 0), (-10, 0, -20, 0), (-28, 0, -2, 0), (-20, 0, 0, 0), (60, 0, 5, 0)]
-    """
-    card_points = _CARD_POINTS.get(contract, _NOTHING)
-    trick_points = _TRICK_POINTS.get(contract, _NOTHING)
-    scores = [0] * SEATS
-    for number, (trick, winner) in enumerate(zip(tricks, winners, strict=True)):
-        scores[winner] += trick_points[number] + sum(card_points[card.index] for card in trick.cards)
-    return tuple(scores)
 
 
 _DOMINOES_POINTS = (45, 20, 5, -5)

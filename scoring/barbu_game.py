@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.barbu import SEATS, STANDARD_RULES, BarbuError, Contract, Hand, Rules
+from scoring.barbu import SEATS, STANDARD_RULES, BarbuError, Contract, Hand, Rules, check_doubles
 
 __all__ = ["HANDS", "Game"]
 
@@ -103,8 +103,12 @@ class Game:
     def reminder(self) -> str | None:
         """Before a declarer's last hands (as many as the doubles owed), who still owes them doubles.
 
-        >>> print(Game(hands=()).reminder())
-        None
+        >>> from scoring.barbu import Hand
+        >>> game = Game()
+        >>> for contract in list(Contract)[:5]:
+        ...     game = game.record(Hand(contract, 0, (contract.total, 0, 0, 0)))
+        >>> print(game.reminder())
+        seat 0 has 2 hands left to declare; doubles owed them: seat 1 owes 2, seat 2 owes 2, seat 3 owes 2; must double in this hand: seat 1, seat 2, seat 3
         """
         declarer = self.declarer
         if declarer is None:
@@ -129,6 +133,10 @@ class Game:
         number = len(self.hands) + 1
         if hand.declarer != declarer:
             raise BarbuError(f"hand {number} is declared by seat {declarer}, not seat {hand.declarer}")
+        if len(hand.scores) != SEATS or sum(hand.scores) != hand.contract.total:
+            raise BarbuError(f"hand {number}'s raw scores {list(hand.scores)} do not sum to {hand.contract.title}'s "
+                             f"{hand.contract.total}")
+        check_doubles(declarer, hand.doubles)
         left = self.contracts_left(declarer)
         if hand.contract not in left:
             codes = ", ".join(contract.value for contract in left)

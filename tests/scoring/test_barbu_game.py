@@ -90,6 +90,10 @@ def test_wrong_declarer_and_repeated_contract_are_refused() -> None:
         game.record(nt_hand(0))
     with pytest.raises(BarbuError, match="first dealer must be a seat 0-3"):
         Game(first_dealer=4)
+    with pytest.raises(BarbuError, match=r"hand 2's raw scores \[-8, -6, -6, -5\] do not sum to No Queens's -24"):
+        game.record(Hand(Contract.NO_QUEENS, 0, (-8, -6, -6, -5)))
+    with pytest.raises(BarbuError, match="seat 0 cannot double seat 1: the declarer may only redouble"):
+        game.record(Hand(Contract.NO_QUEENS, 0, (-6, -6, -6, -6), (Double(0, 1),)))
 
 
 def test_the_obligation_is_tracked_reminded_and_enforced() -> None:

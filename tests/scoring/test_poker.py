@@ -79,6 +79,12 @@ def test_rank_keys_give_every_rank_multiset_its_own_sum() -> None:
         assert len(sums) == len(multisets)
 
 
+def test_suit_keys_add_up_to_a_flush_sum_exactly_for_five_of_one_suit() -> None:
+    for suits in itertools.product(range(4), repeat=5):
+        total = sum(poker._SUIT_KEYS[suit] for suit in suits)
+        assert (poker._SUIT_OFFSET[total] != 0) == (len(set(suits)) == 1)
+
+
 def reference(cards: list[Card]) -> tuple[int, tuple[int, ...]]:
     """A textbook ranking, written apart from the module: (category, ranks by group size then rank).
 

@@ -18,7 +18,7 @@ total 685
 >>> result = score_request({"dice": ["QH", "QH", "QH", "9C", "TC", "JH", "QC", "KS"]})
 Traceback (most recent call last):
 ...
-scoring.pinzique_roll.RollError: 'dice': no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them
+scoring.pinzique_roll.RollError: 'dice': no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them (the score guide's dice layout is provisional: if your dice differ, correct it there)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 from scoring.cards import CardError, parse_cards
 from scoring.games import Option
 from scoring.pinzique_game import settle_round
-from scoring.pinzique_roll import RollError, RollScore, check_roll, default_guide, score_roll
+from scoring.pinzique_roll import RollError, RollScore, score_roll
 from scoring.requests import RequestError, check_fields
 
 __all__ = ["SAMPLES", "render", "request_from_args", "score_request"]
@@ -74,13 +74,11 @@ def _roll(value: object, name: str) -> RollScore:
     if not isinstance(value, list):
         raise RequestError(f"{name!r} is a list of eight faces (card codes), not {type(value).__name__}")
     try:
-        faces = parse_cards(value)
-        check_roll(faces, default_guide())
+        return score_roll(parse_cards(value))
     except CardError as error:
         raise RequestError(f"{name!r}: {error}") from None
     except RollError as error:
         raise RollError(f"{name!r}: {error}") from None
-    return score_roll(faces)
 
 
 def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ dice it uses as positions in the roll. The fragment's example 2, a small run and
 >>> score_roll(parse_cards("QH QH QH 9C TC JH QC KS"))
 Traceback (most recent call last):
 ...
-scoring.pinzique_roll.RollError: no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them
+scoring.pinzique_roll.RollError: no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them (the score guide's dice layout is provisional: if your dice differ, correct it there)
 
 Which dice may count twice [pinzique.md]: a die counts in at most one meld of each kind (marriages,
 Pinzique, ranks, runs), but may serve melds of different kinds; the K and Q inside a run are not also a
@@ -39,8 +39,8 @@ from scoring.cards import DECK, Card, Rank, Suit, parse_cards
 from scoring.pinzique_guide import PINOCHLE_RANKS, MeldRule, ScoreGuide, load_guide
 from scoring.requests import RequestError
 
-__all__ = ["Meld", "RollError", "RollScore", "best_score", "check_roll", "default_guide", "parse_cards",
-           "score_roll"]
+__all__ = ["FACES", "FACE_NUMBER", "Meld", "Pattern", "RollError", "RollScore", "best_patterns", "best_score",
+           "check_roll", "default_guide", "parse_cards", "score_roll"]
 
 SUITS = tuple(sorted(Suit, key=lambda suit: suit.index))
 FACES = tuple(Card(rank, suit) for suit in SUITS for rank in PINOCHLE_RANKS)
@@ -52,6 +52,7 @@ JS, QH = FACE_NUMBER[Card.parse("JS")], FACE_NUMBER[Card.parse("QH")]
 RUNS = (("SM", "small run", 1, range(0, 5)), ("SM", "small run", 1, range(1, 6)),
         ("MR", "medium run", 2, range(0, 6)), ("LR", "large run", 3, range(0, 6)))
 """Each run: guide code, name, size level (small < medium < large) and the rank positions it needs."""
+SHORTEST_RUN = min(len(needed) for *_, needed in RUNS)
 RUN, MARRIAGE, PINZIQUE, RANK = range(4)
 """The kinds of meld, in the order results list them: a die counts once in each kind."""
 RANK_NAMES = ("nines", "tens", "jacks", "queens", "kings", "aces")
@@ -153,8 +154,10 @@ def _check(faces: Sequence[Card], numbers: Sequence[int], guide: ScoreGuide) -> 
     stuck = _unmatched(tuple(sorted(numbers)), guide)
     if stuck:
         stuck_faces, dice = stuck
+        hint = " (the score guide's dice layout is provisional: if your dice differ, correct it there)"
         raise RollError(f"no set of dice can show this roll: {', '.join(str(FACES[f]) for f in stuck_faces)} need "
-                        f"{len(stuck_faces)} dice but only dice {', '.join(map(str, dice))} show them")
+                        f"{len(stuck_faces)} dice but only dice {', '.join(map(str, dice))} show them"
+                        + (hint if guide.dice_provisional else ""))
 
 
 @lru_cache(maxsize=8)
@@ -222,8 +225,9 @@ def _best(faces: Sequence[Card], numbers: Sequence[int], guide: ScoreGuide) -> R
 
 
 @dataclass(frozen=True, slots=True)
-class _Pattern:
-    """A meld by the faces it uses (face numbers, with repeats), before they are placed on dice."""
+class Pattern:
+    """A meld by the faces it uses (face numbers, with repeats), before they are placed on dice; ``rule``
+    is the guide's entry that gives its points."""
 
     kind: int
     code: str
@@ -234,7 +238,7 @@ class _Pattern:
     faces: tuple[int, ...]
 
 
-def best_patterns(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[_Pattern, ...], int]:
+def best_patterns(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[Pattern, ...], int]:
     """The best melds of sorted face numbers (see FACES) and the number of dice they score on.
 
     >>> melds, dice = best_patterns(tuple(sorted(FACE_NUMBER[f] for f in parse_cards("9H TH JH QH KH AH KH QH"))), default_guide())
@@ -244,11 +248,11 @@ def best_patterns(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[_Pat
     counts = [0] * len(FACES)
     for number in faces:
         counts[number] += 1
-    melds: list[_Pattern] = []
-    ties: list[tuple[tuple[_Pattern, ...], ...]] = []
+    melds: list[Pattern] = []
+    ties: list[tuple[tuple[Pattern, ...], ...]] = []
     for suit in range(4):
         held = counts[suit * 6:suit * 6 + 6]
-        if held[QUEEN] and held[KING] or sum(held) >= RUNS[0][3].stop:  # else nothing to score
+        if held[QUEEN] and held[KING] or sum(held) >= SHORTEST_RUN:  # else no marriage and no run
             choices = _suit_choices(suit, tuple(held), guide)
             if len(choices) == 1:
                 melds.extend(choices[0])
@@ -269,7 +273,7 @@ def best_patterns(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[_Pat
     return best, _dice_scored(counts, best)
 
 
-def _dice_scored(counts: Sequence[int], melds: Iterable[_Pattern]) -> int:
+def _dice_scored(counts: Sequence[int], melds: Iterable[Pattern]) -> int:
     """How many dice are in at least one meld, given the count of each face in the roll, each meld's
     copies of a face spread over its dice."""
     wanted: dict[int, int] = {}
@@ -280,7 +284,7 @@ def _dice_scored(counts: Sequence[int], melds: Iterable[_Pattern]) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _suit_choices(suit: int, counts: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[_Pattern, ...], ...]:
+def _suit_choices(suit: int, counts: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[Pattern, ...], ...]:
     """The best choices of a run and a marriage in one suit, given its count of each rank (several if
     they tie on points)."""
     choices = [_marriage(suit, counts[QUEEN], counts[KING], guide)]
@@ -294,7 +298,7 @@ def _suit_choices(suit: int, counts: tuple[int, ...], guide: ScoreGuide) -> tupl
                 left[number - suit * 6] -= 1
         extras = [rank for rank in reversed(range(6)) for _ in range(left[rank])]
         letter = SUITS[suit].letter
-        run = _Pattern(RUN, code + letter, f"{name} in {SUITS[suit].name.lower()}", _rule(guide, code),
+        run = Pattern(RUN, code + letter, f"{name} in {SUITS[suit].name.lower()}", _rule(guide, code),
                        f"{SUITS[suit].name.lower()} run", (level, needed[-1], *extras),
                        tuple(suit * 6 + rank for rank in [*needed, *extras]))
         choices.append((run, *marriage))
@@ -302,29 +306,29 @@ def _suit_choices(suit: int, counts: tuple[int, ...], guide: ScoreGuide) -> tupl
     return tuple(choice for choice, total in zip(choices, points, strict=True) if total == max(points))
 
 
-def _marriage(suit: int, queens: int, kings: int, guide: ScoreGuide) -> tuple[_Pattern, ...]:
+def _marriage(suit: int, queens: int, kings: int, guide: ScoreGuide) -> tuple[Pattern, ...]:
     """The suit's best marriage from the queens and kings not in a run (none, one pattern)."""
     pairs = min(queens, kings, 2)
     if not pairs:
         return ()
     code, name = ("M", "marriage") if pairs == 1 else ("DM", "double marriage")
     suit_name = SUITS[suit].name.lower()
-    return (_Pattern(MARRIAGE, code + SUITS[suit].letter, f"{name} in {suit_name}", _rule(guide, code),
+    return (Pattern(MARRIAGE, code + SUITS[suit].letter, f"{name} in {suit_name}", _rule(guide, code),
                      f"{suit_name} marriage", (pairs,), (suit * 6 + QUEEN, suit * 6 + KING) * pairs),)
 
 
 @lru_cache(maxsize=64)
-def _pinzique(jacks: int, queens: int, guide: ScoreGuide) -> _Pattern | None:
+def _pinzique(jacks: int, queens: int, guide: ScoreGuide) -> Pattern | None:
     """The Pinzique (JS and QH) or double Pinzique, if the roll holds one."""
     pairs = min(jacks, queens, 2)
     if not pairs:
         return None
     code, name = ("P", "Pinzique") if pairs == 1 else ("DP", "double Pinzique")
-    return _Pattern(PINZIQUE, code, name, _rule(guide, code), "Pinzique", (pairs,), (JS, QH) * pairs)
+    return Pattern(PINZIQUE, code, name, _rule(guide, code), "Pinzique", (pairs,), (JS, QH) * pairs)
 
 
 @lru_cache(maxsize=1024)
-def _rank_meld(rank: int, counts: tuple[int, ...], guide: ScoreGuide) -> _Pattern | None:
+def _rank_meld(rank: int, counts: tuple[int, ...], guide: ScoreGuide) -> Pattern | None:
     """The meld of one rank, given its count in each suit: one of each suit at least, taking every die
     of the rank; eight (two of each suit) scores as the eight, fewer as the four."""
     letter = PINOCHLE_RANKS[rank].letter
@@ -333,7 +337,7 @@ def _rank_meld(rank: int, counts: tuple[int, ...], guide: ScoreGuide) -> _Patter
         return None
     dice = sum(counts)
     rule = _rule(guide, f"8{letter}") if dice == 2 * len(counts) else four
-    return _Pattern(RANK, f"{dice}{letter}", f"{COUNT_NAMES[dice]} {RANK_NAMES[rank]}", rule, RANK_NAMES[rank],
+    return Pattern(RANK, f"{dice}{letter}", f"{COUNT_NAMES[dice]} {RANK_NAMES[rank]}", rule, RANK_NAMES[rank],
                     (dice,), tuple(suit * 6 + rank for suit in range(4) for _ in range(counts[suit])))
 
 

@@ -448,14 +448,14 @@ def render(result: Mapping[str, Any]) -> str:
 
     >>> print(render(score_request(SAMPLES[0])))  # doctest: +NORMALIZE_WHITESPACE
     player 1
-      front   6S 6H 2D        pair of sixes                1
-      middle  9C 9D 4S 4H 2C  two pair, nines and fours    0
-      back    KD KC 8S 8H 3C  two pair, kings and eights   0
+      front   6S 6H 2D        pair of sixes                      1
+      middle  9C 9D 4S 4H 2C  two pair, nines and fours          0
+      back    KD KC 8S 8H 3C  two pair, kings and eights         0
       royalties 1
     player 2
-      front   5S 5H 3D        pair of fives                0
-      middle  8C 8D 7S 7H 2S  two pair, eights and sevens  0
-      back    3S 4D 5D 6C 7D  straight, seven high         2
+      front   5S 5H 3D        pair of fives                      0
+      middle  8C 8D 7S 7H 2S  two pair, eights and sevens        0
+      back    3S 4D 5D 6C 7D  straight, seven high               2
       royalties 2
     player 1 v player 2: front +1, middle +1, back -1, royalties -1: 0
     net: player 1 0, player 2 0
@@ -465,7 +465,7 @@ def render(result: Mapping[str, Any]) -> str:
         lines.append(f"player {number}" + (" (in Fantasyland)" if player["in_fantasyland"] else ""))
         for name in ROWS:
             row = player["rows"][name]
-            lines.append(f"  {name:<7} {' '.join(row['cards']):<15} {row['hand']:<28} {row['royalty']}")
+            lines.append(f"  {name:<7} {' '.join(row['cards']):<15} {row['hand']:<33} {row['royalty']:>2}")
         notes = ["FOULED: loses every row, no royalties" if player["fouled"] else f"royalties {player['royalties']}"]
         if player["fantasyland_cards"]:
             verb = "stays in" if player["in_fantasyland"] else "goes to"

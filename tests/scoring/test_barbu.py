@@ -48,8 +48,7 @@ def reference_scores(request: dict[str, Any]) -> list[int]:
     """Raw scores as barbu.txt states them, from a legal request."""
     scores = [0, 0, 0, 0]
     if request["contract"] == "D":
-        out = [seat for seat in request["order"]]
-        for seat, points in zip(out, (45, 20, 5, -5), strict=True):
+        for seat, points in zip(request["order"], (45, 20, 5, -5), strict=True):
             scores[seat] = points
         return scores
     for number, trick in enumerate(request["tricks"], 1):
@@ -139,6 +138,10 @@ def test_random_legal_hands_keep_every_invariant(contract: Contract) -> None:
         # the same hand scores the same given only the finishing order, or as readable arguments
         if contract is Contract.DOMINOES:
             assert score_request({k: v for k, v in request.items() if k not in ("plays", "start")})["net"] == net
+        else:
+            options = {name: str(value) for name, value in request.items() if name in ("contract", "declarer", "trump")}
+            readable = barbu.request_from_args([code for t in request["tricks"] for code in t["cards"]], options)
+            assert readable["tricks"] == request["tricks"]
 
 
 def test_contract_specific_shapes_on_random_play() -> None:
@@ -489,6 +492,11 @@ def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     assert json.loads(capsys.readouterr().out) == score_request(SAMPLES[0])
     assert cli.main(["score", "barbu", "--contract", "D", "--declarer", "1", "--order", "1", "0", "3", "2"]) == 0
     assert "raw          20   45   -5    5" in capsys.readouterr().out
+    trumps = [code for trick in SAMPLES[1]["tricks"] for code in trick["cards"]]
+    assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D"]) == 0
+    assert "IRREGULARITIES" not in capsys.readouterr().out
+    assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D", "--must-trump"]) == 0
+    assert "trick 3, seat 0: no trump, did not trump while holding ♦, shown by J♦ at trick 4" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

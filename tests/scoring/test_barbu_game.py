@@ -143,3 +143,11 @@ def test_a_hand_from_the_trick_engine_records() -> None:
     request = random_request(random.Random(2), Contract.NO_QUEENS, 0, doubles=False)
     result = score_request(request)
     assert Game().record(hand_from(result)).totals == tuple(result["net"])
+
+
+def test_the_number_of_doubles_owed_is_a_setting() -> None:
+    game = Game(rules=Rules(doubles_owed=3))
+    for contract in list(Contract)[:4]:
+        game = game.record(Hand(contract, 0, (contract.total, 0, 0, 0)))
+    assert game.owed() == {1: 3, 2: 3, 3: 3} and game.must_double() == (1, 2, 3)
+    assert game.reminder() is not None and "seat 1 owes 3" in game.reminder()

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from scoring.cards import Card, parse_cards
+from scoring.cards import DECK, Card, parse_cards
 from scoring.games import Option
 from scoring.poker import Category, category, describe, ranks_of, value3, value5
 from scoring.requests import RequestError, cards_of, check_distinct, check_fields
@@ -47,6 +47,8 @@ __all__ = [
 
 ROWS = ("front", "middle", "back")
 SIZES = {"front": 3, "middle": 5, "back": 5}
+SPANS = (slice(0, 3), slice(3, 8), slice(8, 13))  # where each row's cards are in a board's 13
+CODES = tuple(card.code for card in DECK)  # card codes by ``Card.index``
 Method = Literal["1-6", "2-4"]
 METHODS: tuple[Method, ...] = ("1-6", "2-4")
 
@@ -177,7 +179,7 @@ def assess(board: Board) -> Hand:
     (False, (7, 0, 6), True, False)
     """
     cards = board.indices
-    front, middle, back = values = (value3(cards[:3]), value5(cards[3:8]), value5(cards[8:]))
+    front, middle, back = values = (value3(cards[SPANS[0]]), value5(cards[SPANS[1]]), value5(cards[SPANS[2]]))
     fouled = not back >= middle >= front
     royalties = (0, 0, 0) if fouled else (royalty("front", front), royalty("middle", middle), royalty("back", back))
     front_kind = category(front)
@@ -375,9 +377,9 @@ def _as_json(result: Settlement) -> dict[str, Any]:
             "in_fantasyland": flag,
             "fantasyland_cards": cards,
             "rows": {
-                name: {"cards": [card.code for card in row], "hand": describe(row_value), "royalty": row_royalty}
-                for name, row, row_value, row_royalty in zip(ROWS, hand.board.rows, hand.values, hand.royalties,
-                                                             strict=True)
+                name: {"cards": [CODES[index] for index in hand.board.indices[span]], "hand": describe(row_value),
+                       "royalty": row_royalty}
+                for name, span, row_value, row_royalty in zip(ROWS, SPANS, hand.values, hand.royalties, strict=True)
             },
         }
         for hand, flag, cards in zip(result.hands, result.in_fantasyland, result.fantasyland_cards, strict=True)

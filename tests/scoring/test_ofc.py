@@ -349,3 +349,23 @@ def test_any_deal_settles_to_zero_and_each_pair_is_symmetric(deal: tuple[int, ra
                 assert settled.points == 0
             elif hands[j].fouled:
                 assert settled.points == worth + hands[i].royalty
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=4)
+    | st.sampled_from(["2-4", "1-6", "AS", "KD", "7H"]),
+    lambda children: st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=12,
+)
+board_like = st.fixed_dictionaries(
+    {}, optional={"front": json_values | st.just(["QS", "QH", "7D"]), "middle": json_values,
+                  "back": json_values, "in_fantasyland": json_values})
+
+
+@given(st.fixed_dictionaries({}, optional={"players": st.lists(board_like, max_size=5) | json_values,
+                                           "scoring": json_values, "progressive": json_values, "colour": json_values}))
+def test_any_malformed_request_gets_a_request_error_never_a_crash(bad: dict[str, object]) -> None:
+    try:
+        score_request(bad)
+    except RequestError as error:
+        assert str(error)

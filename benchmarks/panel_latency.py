@@ -58,9 +58,7 @@ def main_() -> int:
             _, released = rig.press(seat, button, ms=60, bounce=False)
             press_ms.append((wait_for_event(panel) - released) * 1000)
         for n in range(args.holds):
-            down, _ = rig.press(
-                n % protocol.SEATS + 1, "confirm", ms=main.HOLD_MS + 150, bounce=False, wait=False
-            )
+            down, _ = rig.press_down(n % protocol.SEATS + 1, "confirm", ms=main.HOLD_MS + 150, bounce=False)
             hold_ms.append((wait_for_event(panel) - down - main.HOLD_MS / 1000) * 1000)
             time.sleep(0.3)
         for n in range(args.presses):

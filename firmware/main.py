@@ -42,6 +42,7 @@ class Button:
         self.pin = pin
         self.clock = clock
         self.raw = False  # the contact as last read
+        self.read_at = now  # when it was last read
         self.changed = now  # when it last changed
         self.down = False  # the debounced state
         self.since = now  # when the debounced press began
@@ -49,6 +50,7 @@ class Button:
 
     def update(self, now):
         raw = self.pin.value() == 0
+        self.read_at = now
         if raw != self.raw:
             self.raw = raw
             self.changed = now

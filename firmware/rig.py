@@ -15,6 +15,7 @@ the child's stdin, reports come back on its stdout; the child exits when its std
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -29,7 +30,37 @@ from typing import Any
 from firmware import main, protocol
 from firmware.standin import TICKS_PERIOD, Clock, FdPoller, FdStream, Machine
 
-BOUNCE_MS = (1, 2, 3, 4)  # contact chatter after each edge, all well inside DEBOUNCE_MS
+BOUNCE = 4  # contact chatter after each edge: this many 1 ms flips, well inside DEBOUNCE_MS
+
+
+class Finger:
+    """A scripted press of one button: contact levels, each kept until the firmware has *read* it for its
+    time, so a stalled loop makes a press longer (as a slow finger would), never shorter or missed."""
+
+    def __init__(self, button: main.Button, pin: int, ms: int, bounce: bool, id: str) -> None:
+        chatter = BOUNCE if bounce else 0
+        press = [(i % 2, 1) for i in range(chatter)] + [(0, ms - chatter)]  # (level, ms to be read)
+        release = [(1 - i % 2, 1) for i in range(chatter)] + [(1, 0)]
+        self.steps = press + release
+        self.button, self.pin, self.id = button, pin, id
+        self.at = -1  # index of the level now applied
+
+    def advance(self, machine: Machine, clock: Clock) -> bool:
+        """Apply the next level once the current one has been read long enough; True when done."""
+        if self.at >= 0:
+            level, hold = self.steps[self.at]
+            seen = self.button.raw == (level == 0)
+            if not seen or clock.ticks_diff(self.button.read_at, self.button.changed) < hold:
+                return False
+        self.at += 1
+        level, _ = self.steps[self.at]
+        (machine.release if level else machine.press)(self.pin)
+        if self.at == 0:
+            _report(pressed=self.id, at=time.monotonic())
+        if self.at == len(self.steps) - 1:
+            _report(released=self.id, at=time.monotonic())
+            return True
+        return False
 
 
 class Line:
@@ -122,15 +153,10 @@ def serve(start_ms: int) -> None:
     assert panel is not None
     _report(port=port)
     commands = _commands()
-    script: list[tuple[float, int, int, str | None]] = []  # (when, pin, level, id to report at the release)
+    fingers: list[Finger] = []
     while True:
+        fingers = [finger for finger in fingers if not finger.advance(machine, clock)]
         panel.step()
-        now = time.monotonic()
-        while script and script[0][0] <= now:
-            _, pin, level, done = script.pop(0)
-            (machine.release if level else machine.press)(pin)
-            if done is not None:
-                _report(released=done, at=time.monotonic())
         while not commands.empty():
             command = commands.get()
             name = command["cmd"]
@@ -138,17 +164,12 @@ def serve(start_ms: int) -> None:
                 line.unplug()
                 return
             if name == "press":
-                pin = main.PINS[command["seat"] - 1][protocol.BUTTONS.index(command["button"])]
-                start, length = time.monotonic(), command["ms"] / 1000
-                edges = [(start, 0), (start + length, 1)]
-                if command.get("bounce", True):
-                    edges += [(start + ms / 1000, ms % 2) for ms in BOUNCE_MS]
-                    edges += [(start + length + ms / 1000, 1 - ms % 2) for ms in BOUNCE_MS]
-                edges.sort()
-                steps = [(at, pin, level, None) for at, level in edges[:-1]]
-                script += steps + [(edges[-1][0], pin, edges[-1][1], command["id"])]
-                script.sort(key=lambda step: step[0])
-                _report(pressed=command["id"], at=start)
+                seat, button = command["seat"], protocol.BUTTONS.index(command["button"])
+                pin = main.PINS[seat - 1][button]
+                finger = Finger(
+                    panel.buttons[seat - 1][button], pin, command["ms"], command["bounce"], command["id"]
+                )
+                fingers.append(finger)
             elif name == "unplug":
                 line.unplug()
                 _report(unplugged=command["id"])
@@ -169,9 +190,12 @@ def serve(start_ms: int) -> None:
 class PanelRig:
     """The parent's handle on a firmware child process; `port` is the finder to give the device side."""
 
-    def __init__(self, start_ms: int = TICKS_PERIOD - 4000, timeout: float = 5.0) -> None:
+    def __init__(
+        self, start_ms: int = TICKS_PERIOD - 4000, timeout: float = 5.0, start_timeout: float = 20.0
+    ) -> None:
         """`start_ms` is the panel's clock at start: by default its ticks wrap 4 s in, as a real Pico's do
-        every 12 days. `timeout` bounds every wait for the child."""
+        every 12 days. `timeout` bounds every wait for the child, `start_timeout` its start (Python's own
+        start-up is slow on a loaded machine)."""
         self.timeout = timeout
         self.process = subprocess.Popen(
             [sys.executable, "-m", "firmware.rig", str(start_ms)],
@@ -187,23 +211,26 @@ class PanelRig:
         self._listener = threading.Thread(target=self._listen, daemon=True)
         self._listener.start()
         with self._changed:
-            if not self._changed.wait_for(lambda: self._port is not None, timeout):
+            if not self._changed.wait_for(lambda: self._port is not None, start_timeout):
                 self.close()
                 raise RuntimeError("the firmware rig did not start")
 
     def _listen(self) -> None:
         assert self.process.stdout is not None
-        for text in self.process.stdout:
-            report = json.loads(text)
-            with self._changed:
-                if "port" in report:
-                    self._port = report["port"]
-                if "unplugged" in report:
-                    self._port = None
-                for key in ("pressed", "released", "unplugged", "plugged", "done", "state"):
-                    if key in report:
-                        self._replies[f"{key}:{report[key]}"] = report
-                self._changed.notify_all()
+        with contextlib.suppress(OSError, ValueError):  # the pipe closed under us: the child is gone
+            for text in self.process.stdout:
+                self._take(json.loads(text))
+
+    def _take(self, report: dict[str, Any]) -> None:
+        with self._changed:
+            if "port" in report:
+                self._port = report["port"]
+            if "unplugged" in report:
+                self._port = None
+            for key in ("pressed", "released", "unplugged", "plugged", "done", "state"):
+                if key in report:
+                    self._replies[f"{key}:{report[key]}"] = report
+            self._changed.notify_all()
 
     def _send(self, **command: Any) -> str:
         command["id"] = str(next(self._ids))
@@ -223,16 +250,21 @@ class PanelRig:
         with self._changed:
             return self._port
 
-    def press(
-        self, seat: int, button: str, ms: int = 80, bounce: bool = True, wait: bool = True
-    ) -> tuple[float, float]:
-        """Press a button for `ms` (with contact bounce); returns when (time.monotonic) it went down and
-        when it was finally released. With wait=False returns at once with the release time unknown (0)."""
+    def press(self, seat: int, button: str, ms: int = 80, bounce: bool = True) -> tuple[float, float]:
+        """Press a button for `ms` as the firmware reads it (with contact bounce unless told not to; 0 ms
+        is a contact closed for a single reading); returns when (time.monotonic) it went down and when it
+        was finally released."""
+        down, id = self.press_down(seat, button, ms, bounce)
+        return down, self.released(id, ms / 1000)
+
+    def press_down(self, seat: int, button: str, ms: int, bounce: bool = True) -> tuple[float, str]:
+        """Start a press and return once the contact is down: when, and the press's id for `released`."""
         id = self._send(cmd="press", seat=seat, button=button, ms=ms, bounce=bounce)
-        down = self._wait(f"pressed:{id}")["at"]
-        if not wait:
-            return down, 0.0
-        return down, self._wait(f"released:{id}", ms / 1000 + self.timeout)["at"]
+        return self._wait(f"pressed:{id}")["at"], id
+
+    def released(self, id: str, expected: float = 0.0) -> float:
+        """Wait (up to `expected` seconds more than the usual timeout) for a press to end; when it did."""
+        return float(self._wait(f"released:{id}", expected + self.timeout)["at"])
 
     def unplug(self) -> None:
         """Pull the cable: the pty is closed under the device's feet."""

@@ -533,3 +533,38 @@ def test_other_spellings_of_cards_score_the_same() -> None:
     broken["tricks"][5] = {"leader": 0, "cards": ["KD", "KS", "2D", "JD"], "note": "x"}
     with pytest.raises(RequestError, match=r"tricks\[5\]: unknown field 'note'"):
         score_request(broken)
+
+
+JUNK: list[Any] = [None, -1, 4, 0, 1, 3.5, True, "", "x", "pass", "QS", "10h", [], [0], [1, 0], {}, {"leader": 0}]
+
+
+def mutate(value: Any, rng: random.Random) -> Any:
+    """``value`` with one randomly chosen part (or itself) replaced by junk, dropped or duplicated."""
+    if isinstance(value, dict) and value and rng.random() < 0.95:
+        key = rng.choice([key for key in value for _ in range(1 + len(value[key]) if isinstance(value[key], list) else 1)])
+        choice = rng.random()
+        if choice < 0.15:
+            return {k: v for k, v in value.items() if k != key}
+        return value | {key: mutate(value[key], rng)}
+    if isinstance(value, list) and value and rng.random() < 0.9:
+        index = rng.randrange(len(value))
+        choice = rng.random()
+        if choice < 0.15:
+            return value[:index] + value[index + 1:]
+        if choice < 0.3:
+            return value + [value[index]]
+        return value[:index] + [mutate(value[index], rng)] + value[index + 1:]
+    return rng.choice(JUNK)
+
+
+def test_no_malformed_request_crashes() -> None:
+    """Bad input gets a RequestError with a message, never another exception."""
+    rng = random.Random(13)
+    for number in range(1500):
+        request = mutate(copy.deepcopy(SAMPLES[number % len(SAMPLES)]), rng)
+        try:
+            result = score_request(request)
+        except RequestError as error:
+            assert str(error)
+        else:
+            assert sum(result["net"]) == Contract.parse(result["contract"]).total

@@ -67,14 +67,16 @@ def engine_call(request: dict[str, Any]) -> Callable[[], object]:
     return lambda: trick_hand(contract, declarer, tricks, doubles, trump)
 
 
-def best_rate(run: Callable[[], None], count: int, repeat: int) -> float:
-    """Hands a second over the fastest of ``repeat`` runs of ``count`` hands."""
-    best = float("inf")
+def best_rates(run: Callable[[], None], count: int, repeat: int) -> tuple[float, float]:
+    """Hands a second over the fastest of ``repeat`` runs of ``count`` hands: by CPU time (one core,
+    whatever else the machine runs) and by the wall clock."""
+    cpu = wall = float("inf")
     for _ in range(repeat):
-        start = time.process_time()
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
         run()
-        best = min(best, time.process_time() - start)
-    return count / best
+        cpu = min(cpu, time.process_time() - start_cpu)
+        wall = min(wall, time.perf_counter() - start_wall)
+    return count / cpu, count / wall
 
 
 def main() -> None:
@@ -104,15 +106,14 @@ def main() -> None:
         for request in laid:
             score_request(request)
 
-    print(f"Barbu: {args.hands} random hands (all seven contracts, random doubles), CPU time, best of "
+    print(f"Barbu: {args.hands} random hands (all seven contracts, random doubles), best of "
           f"{args.repeat}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     runs = (("request", through_requests, len(hands)), ("batch line", through_lines, len(hands)),
             ("engine", through_engine, len(hands)), ("dominoes laid", through_layouts, len(laid)))
     for name, run, count in runs:
-        rate = best_rate(run, count, args.repeat)
-        verdict = "meets" if rate >= GOAL else "BELOW"
-        print(f"  {name:<13} {rate:>9,.0f} hands/s  ({verdict} the {GOAL:,}/s goal)")
-
+        cpu, wall = best_rates(run, count, args.repeat)
+        verdict = "meets" if cpu >= GOAL else "BELOW"
+        print(f"  {name:<13} {cpu:>9,.0f} hands/s CPU {wall:>9,.0f} wall  ({verdict} the {GOAL:,}/s goal)")
 
 if __name__ == "__main__":
     main()

@@ -150,6 +150,8 @@ class Game:
         take one turn a round between them and score as one team [fragment: "play as a team"].
         ``rolls_per_turn`` defaults to the score guide's (3)."""
         guide = guide or default_guide()
+        if isinstance(sides, str):
+            raise GameError(f"sides is a list of players or pairs of partners, not the one name {sides!r}")
         teams = tuple((side,) if isinstance(side, str) else tuple(side) for side in sides)
         names = [name for team in teams for name in team]
         if not teams:

@@ -249,6 +249,7 @@ def test_a_turn_keeps_its_latest_roll_when_the_player_stands() -> None:
     ("sides", "message"),
     [
         ([], "a game needs at least one side"),
+        ("Ann", "sides is a list of players or pairs of partners, not the one name 'Ann'"),
         (["Ann", ("Bob", "Cy", "Di")], "a side is one player or two partners"),
         (["Ann", ""], "a side is one player or two partners, each with a name"),
         (["Ann", ("Bob", "Ann")], "each player's name must differ"),

@@ -336,7 +336,7 @@ def _play(contract: Contract, declarer: int, leaders: Sequence[int], cards: Sequ
         led = best_suit = suit_of[trick[0]]
         best_high = -1
         best = leader
-        for seat, card in zip(_CLOCKWISE[leader], trick, strict=True):
+        for seat, card in zip(_CLOCKWISE[leader], trick, strict=False):  # both are four long
             suit = suit_of[card]
             waiting = waits[seat]
             if waiting:
@@ -471,6 +471,10 @@ class Dominoes:
         >>> Dominoes.begin(0, Rank.SEVEN).play([Card.parse("7D"), None, Card.parse("6D")]).layout
         (None, None, (4, 5), None)
         """
+        return self._play([_PASS if card is None else card.index for card in plays])
+
+    def _play(self, plays: Iterable[int]) -> Dominoes:
+        """``play`` with each card laid given by its index, and a pass by ``_PASS``."""
         layout = list(self.layout)
         held = list(self.held)
         order = list(self.order)
@@ -479,32 +483,31 @@ class Dominoes:
         seat, turn, start = self.to_play, self.turns, self.start
         first = high(start)
         suit_of, high_of = _SUIT_OF, _HIGH_OF
-        for card in plays:
+        for index in plays:
             turn += 1
             if len(order) == SEATS:
                 raise BarbuError(f"turn {turn}: every card is already laid")
-            if card is None:
+            if index == _PASS:
                 passes[seat].append((seat, turn, _playable(layout, first)))
             else:
-                index = card.index
                 suit, rank = suit_of[index], high_of[index]
                 ends = layout[suit]
                 if ends is None:
                     if rank != first:
-                        self._refuse(turn, card, layout)
+                        self._refuse(turn, DECK[index], layout)
                     layout[suit] = (rank, rank)
                 elif rank == ends[0] - 1:
                     layout[suit] = (rank, ends[1])
                 elif rank == ends[1] + 1:
                     layout[suit] = (ends[0], rank)
                 else:
-                    self._refuse(turn, card, layout)
+                    self._refuse(turn, DECK[index], layout)
                 held[seat] -= 1
                 if held[seat] == 0:
                     order.append(seat)
                 if passes[seat]:
                     shown = [item for item in passes[seat] if item[2] >> index & 1]
-                    found += [Irregularity("pass", seat, at, turn, card, card.suit) for _, at, _ in shown]
+                    found += [Irregularity("pass", seat, at, turn, DECK[index], _SUITS[suit]) for _, at, _ in shown]
                     passes[seat] = [item for item in passes[seat] if item not in shown]
             for step in range(1, SEATS + 1):  # the next player clockwise who still holds cards
                 if held[(seat + step) % SEATS]:
@@ -528,6 +531,10 @@ class Dominoes:
             laid = SEATS * TRICKS - sum(self.held)
             raise BarbuError(f"the layout is not finished: {laid} of 52 cards laid")
         return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start)
+
+
+_PASS = -1
+"""A pass, among the card indices of Dominoes turns."""
 
 
 def _playable(layout: Sequence[tuple[int, int] | None], first: int) -> int:
@@ -866,11 +873,11 @@ def _lay_out(declarer: int, start: Rank, plays: object) -> Dominoes:
         raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {type(plays).__name__}")
     index_of = _INDEX.__getitem__
     try:  # the fast way, for canonical codes and "pass"
-        turns = [None if play == "pass" else DECK[index_of(play)] for play in plays]
+        turns = [_PASS if play == "pass" else index_of(play) for play in plays]
     except (KeyError, TypeError):
-        turns = [None if isinstance(play, str) and play.lower() == "pass" else _card(play, f"plays[{number}]")
+        turns = [_PASS if isinstance(play, str) and play.lower() == "pass" else _card_index(play, f"plays[{number}]")
                  for number, play in enumerate(plays)]
-    return Dominoes.begin(declarer, start).play(turns)
+    return Dominoes.begin(declarer, start)._play(turns)
 
 
 def _result(hand: Hand) -> dict[str, Any]:

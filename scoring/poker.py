@@ -198,10 +198,13 @@ def values(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
     cards = np.asarray(hands)
     if cards.ndim != 2 or cards.shape[1] not in (3, 5):
         raise ValueError(f"hands are an (n, 5) or (n, 3) array of card numbers, not shape {cards.shape}")
-    if cards.size and not 0 <= cards.min() <= cards.max() <= 51:
+    if not np.issubdtype(cards.dtype, np.integer):
+        raise ValueError(f"card numbers are whole numbers, not {cards.dtype}")
+    columns = np.ascontiguousarray(cards.T, dtype=np.uintp)  # a column at a time: 3 times faster than rows
+    if columns.size and columns.max() > 51:  # as unsigned numbers, negative ones are huge
         raise ValueError("card numbers run from 0 to 51")
     key = np.zeros(len(cards), dtype=np.int32)
-    for column in np.ascontiguousarray(cards.T):  # a column at a time: three times faster than across rows
+    for column in columns:
         key += np.take(_KEYS_ARRAY, column)
     offset = np.take(_SUIT_OFFSET_ARRAY, key & 511) if cards.shape[1] == 5 else _FRONT
     result: npt.NDArray[np.int32] = np.take(_TABLE_ARRAY, (key >> 9) + offset)

@@ -187,9 +187,11 @@ def test_bad_shapes_are_refused() -> None:
         value(parse_cards("2S 3S 4S 5S"))
     with pytest.raises(ValueError, match=r"not shape \(2, 4\)"):
         values(np.zeros((2, 4), dtype=int))
-    for bad in (-1, 52):
+    for bad in (-1, 52, -256, 2**40):
         with pytest.raises(ValueError, match="card numbers run from 0 to 51"):
             values([[0, 1, 2, 3, bad]])
+    with pytest.raises(ValueError, match="card numbers are whole numbers, not float64"):
+        values([[0.0, 1, 2]])
 
 
 def test_card_numbers_follow_the_card_model() -> None:

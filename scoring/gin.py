@@ -258,7 +258,7 @@ def score_game(hands: Iterable[tuple[int | None, int]], rules: GameRules = GameR
     winner = None
     for number, (hand_winner, hand_points) in enumerate(hands, 1):
         if winner is not None:
-            raise ValueError(f"hand {number} comes after player {winner} won the game")
+            raise ValueError(f"hand {number} comes after the game was won")
         if hand_winner is None:
             if hand_points:
                 raise ValueError(f"hand {number} has no winner, so scores no points, not {hand_points}")

@@ -140,7 +140,7 @@ def test_the_game_limit_and_unfinished_games() -> None:
     assert score_game(hands, GameRules(limit=250)).over is False
     assert score_game(hands, GameRules(limit=250)).totals == (130, 120)
     assert score_game(hands, GameRules(limit=200)).over is False
-    with pytest.raises(ValueError, match="hand 3 comes after player 1 won the game"):
+    with pytest.raises(ValueError, match="hand 3 comes after the game was won"):
         score_game(hands)
     with pytest.raises(ValueError, match="the game limit is one of 100, 200, 250, 300, 500, not 150"):
         GameRules(limit=150)

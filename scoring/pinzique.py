@@ -117,7 +117,7 @@ def render(result: Mapping[str, Any]) -> str:
         lines.append(f"total {result['total']}" + (", on all eight dice" if result["all_dice"] else ""))
         provisional = result["provisional"]
     else:
-        lines = []
+        lines = ["bonus round: settled among its bonus players"] if result["bonus_round"] else []
         for player, (points, bonus, lost, roll) in enumerate(
                 zip(result["points"], result["bonus"], result["lost"], result["rolls"], strict=True)):
             losses = "; ".join(f"lost {loss['code']} {loss['points']} to player "

@@ -114,6 +114,9 @@ def test_render_itemises_a_roll_and_a_round() -> None:
     text = pinzique.render(pinzique.score_request({"round": [PLAYER_1, PLAYER_2]}))
     assert text.splitlines()[0] == "player 0: 120 (rolled 180; lost 4Q 60 to player 1)"
     assert "player 1: 180, bonus round" in text.splitlines()
+    text = pinzique.render(pinzique.score_request({"round": [PLAYER_1, PLAYER_2], "bonus_round": True}))
+    assert text.splitlines()[0] == "bonus round: settled among its bonus players"
+    assert "player 1: 180" in text.splitlines()
 
 
 def test_samples_are_the_fragments_examples_and_score() -> None:

@@ -72,9 +72,12 @@ def test_undercut_on_a_tie_scores_the_bonus() -> None:
 
 def test_gin_scores_25_and_the_defender_may_not_lay_off() -> None:
     defender = parse_cards("9H 4H 2S 3D 7C TC 9D QS QC JD")  # 9H and 4H would go on 5H-8H after a knock
-    hand = settle(parse_cards("5H 6H 7H 8H KS KH KD 3C 4C 5C"), defender)
+    gin_cards = parse_cards("5H 6H 7H 8H KS KH KD 3C 4C 5C")
+    hand = settle(gin_cards, defender)
     assert (hand.result, hand.winner, hand.layoffs, hand.defender.deadwood) == ("gin", "knocker", (), 74)
     assert hand.points == 25 + 74
+    assert settle(gin_cards, defender, Rules(gin_bonus=20)).points == 20 + 74
+    assert score_request({"knocker": codes(gin_cards), "defender": codes(defender), "gin_bonus": 30})["points"] == 104
     knock = settle(parse_cards("5H 6H 7H 8H KS KH KD 3C 4C AC"), defender)
     assert knock.result == "knock" and set(knock.layoffs) == set(parse_cards("9H 4H"))
 
@@ -199,6 +202,10 @@ def test_the_readable_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "the knocker's deadwood is 30" in capsys.readouterr().err
     assert cli.main(["score", "gin", "--hands", "A60", "B:10", "-", "A45", "--limit", "100"]) == 0
     assert "A wins: game bonus 100" in capsys.readouterr().out
+    assert cli.main(["score", "gin", "--knocker", *ILLEGAL["knocker"], "--defender", *ILLEGAL["defender"],
+                     "--accept-illegal", "no"]) == 0
+    assert capsys.readouterr().out.startswith("refused: no score, the knocker's cards stay face up (an illegal knock: "
+                                              "deadwood 30 over 10)")
     assert cli.main(["score", "gin", "--hands", "A60", "--limit", "lots"]) == 2
     assert "--limit takes a whole number, not 'lots'" in capsys.readouterr().err
 

@@ -117,7 +117,7 @@ def cobs_decode(data: bytes) -> bytes:
         if end > len(data):
             raise ProtocolError(f"COBS block of {code - 1} bytes runs past the frame's {len(data) - at - 1}")
         block = data[at + 1 : end]
-        if 0 in block:
+        if b"\x00" in block:
             raise ProtocolError("zero byte inside a COBS frame")
         out += block
         at = end

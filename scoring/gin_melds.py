@@ -50,6 +50,9 @@ __all__ = [
 SUIT_BITS = 0x1FFF
 """The 13 bits of one suit in a hand mask; suit ``s`` (spades 0 ... clubs 3) is shifted by ``13 * s``."""
 
+_RANK_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""The aces of the four suits in a hand mask; shifted left by ``r``, the cards of rank ``r + 1``."""
+
 _NO_DISCARD = -1000
 """A suit with no cards offers no discard: this 'saving' is never the best."""
 
@@ -89,7 +92,12 @@ _SHIFT = {suit.value: 13 * suit.index for suit in Suit}
 
 def cards_of_mask(mask: int) -> list[Card]:
     """The cards in a 52-bit mask, in deck order (spades A-K, hearts, diamonds, clubs)."""
-    return [DECK[i] for i in range(52) if mask >> i & 1]
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(DECK[low.bit_length() - 1])
+        mask ^= low
+    return cards
 
 
 def _suit_runs(aces: Aces) -> list[int]:
@@ -111,7 +119,7 @@ class _Tables:
 
 
 @cache
-def _tables(aces: Aces) -> _Tables:
+def _build_tables(aces: Aces) -> _Tables:
     runs = _suit_runs(aces)
     value = [sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(1 << 13)]
     runs_with = [[run for run in runs if run >> bit & 1] for bit in range(13)]
@@ -130,8 +138,12 @@ def _tables(aces: Aces) -> _Tables:
     return _Tables(value, melded, dead, cut)
 
 
-_ACE_LOW = _tables(Aces.LOW)
-"""The Hoyle tables, built on import (about 60 ms) so that the hot paths need not look them up."""
+_ACE_LOW = _build_tables(Aces.LOW)
+"""The Hoyle tables, built on import (about 60 ms); those for high-low aces are built when first used."""
+
+
+def _tables(aces: Aces) -> _Tables:
+    return _ACE_LOW if aces is Aces.LOW else _build_tables(aces)
 
 _SET_FLAGS = {
     present: [(0, 0, 0, 0), tuple(present >> s & 1 for s in range(4))]
@@ -182,7 +194,7 @@ def mask_deadwood(hand: int, aces: Aces = Aces.LOW) -> int:
     10
     """
     s0, s1, s2, s3 = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
-    dead = (_ACE_LOW if aces is Aces.LOW else _tables(aces)).dead
+    dead = (_ACE_LOW if aces is Aces.LOW else _build_tables(aces)).dead  # _tables, inline for speed
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))  # _trips, inline for speed
     if not ranks:
         return dead[s0] + dead[s1] + dead[s2] + dead[s3]
@@ -199,7 +211,7 @@ def mask_deadwood_after_discard(hand: int, aces: Aces = Aces.LOW) -> int:
     0
     """
     s0, s1, s2, s3 = hand & SUIT_BITS, hand >> 13 & SUIT_BITS, hand >> 26 & SUIT_BITS, hand >> 39
-    tables = _ACE_LOW if aces is Aces.LOW else _tables(aces)
+    tables = _ACE_LOW if aces is Aces.LOW else _build_tables(aces)  # _tables, inline for speed
     dead, cut = tables.dead, tables.cut
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))  # _trips, inline for speed
     if not ranks:
@@ -299,9 +311,7 @@ def arrangements(hand: int, aces: Aces = Aces.LOW) -> Iterator[tuple[tuple[int, 
         if sum(dead[rest] for rest in rests) != best:
             continue
         used = sum(c << (13 * s) for s, c in enumerate(choice))
-        sets = tuple(
-            sum(used & 1 << (r + 13 * s) for s in range(4)) for r in range(13) if any(c >> r & 1 for c in choice)
-        )
+        sets = tuple(used & (_RANK_BITS << r) for r in range(13) if used & (_RANK_BITS << r))
         per_suit = [[[run << (13 * s) for run in way] for way in _suit_melds(rest, aces)] for s, rest in enumerate(rests)]
         for ways in itertools.product(*per_suit):
             runs = tuple(run for way in ways for run in way)

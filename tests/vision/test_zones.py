@@ -48,6 +48,26 @@ def test_default_layout_seen_in_perspective(seats: int, corners: tuple[tuple[flo
     ]
 
 
+def test_default_layout_under_many_camera_poses() -> None:
+    """Forty random views (turned any way, tilted, off-centre) of a 4-seat table, 150 random card centres each."""
+    rng = np.random.default_rng(4)
+    poses = 0
+    while poses < 40:
+        angle = rng.uniform(0, 2 * np.pi)
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        square = (np.array(SQUARE) - 0.5) * rng.uniform(300, 700) @ turn.T + rng.uniform(300, 900, 2)
+        corners = tuple(tuple(float(v) for v in p) for p in square + rng.normal(0, 40, (4, 2)))
+        try:
+            calibration = Calibration(corners, default_zones(4), snap=0.0)
+        except ZoneError:  # the jitter folded the table over: not a view a camera can have
+            continue
+        poses += 1
+        points = [(x, y) for x, y in rng.uniform(0, 1, (150, 2)) if min(abs(v - e) for v in (x, y)
+                  for e in (0.3, 0.7, 0.8, 0.9, 0.2, 0.1)) > 0.002]
+        image = [tuple(float(v) for v in p) for p in table_to_image(corners, points)]
+        assert calibration.zones_at(image) == [expected_zone(4, x, y) for x, y in points]
+
+
 def test_zones_match_a_rendered_table_warped_into_a_camera_view() -> None:
     """Paint each zone its own grey on a top-down table, warp it as the camera sees it, and compare every pixel
     away from the painted edges with what the calibration says about that pixel."""

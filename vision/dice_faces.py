@@ -45,15 +45,15 @@ SUIT_COLOURS: dict[Suit, tuple[int, int, int]] = {  # BGR, four-colour deck
     Suit.CLUBS: (60, 145, 25),
 }
 
-FRAME = 0.08
+FRAME = 0.1
 """The frame's width on the top, left and right, as a share of the sticker's side."""
-BAND = 0.27
+BAND = 0.28
 """The bottom band's height (frame included), as a share of the side."""
 WINDOW = (FRAME, FRAME, 1 - FRAME, 1 - BAND)
 """The white window (x0, y0, x1, y1) in sticker units: the part of the face the reader finds first."""
 
-_RANK_BOX = (0.14, 0.13, 0.86, 0.68)  # x0, y0, x1, y1: where the rank glyph is fitted
-_SUIT_BOX = (0.40, 0.78, 0.60, 0.955)  # the suit symbol inside the band
+_RANK_BOX = (0.22, 0.21, 0.78, 0.60)  # x0, y0, x1, y1: where the rank glyph is fitted
+_SUIT_BOX = (0.42, 0.80, 0.58, 0.96)  # the suit symbol inside the band
 _SUPER = 4  # drawn this many times larger, then reduced: smooth edges
 
 

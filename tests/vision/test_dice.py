@@ -1,0 +1,112 @@
+"""Reading the dice: rendered trays (vision.dice_render) through vision.dice.read_dice."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.cards import Card, parse_cards
+from scoring.pinzique_guide import load_guide
+from vision.dice import DiceReading, check_faces, read_dice
+from vision.dice_render import Tray, lay_out, render
+from vision.observations import DieSighting
+
+
+def roll(seed: int, **kwargs):
+    rng = np.random.default_rng(seed)
+    tray = Tray.random(rng)
+    poses = lay_out(rng, tray, **kwargs)
+    return tray, poses, render(rng, tray, poses)
+
+
+def matched(tray, poses, reading: DiceReading) -> list[tuple[Card, DieSighting | None]]:
+    """Each die's true face and the sighting found at its centre (None if none)."""
+    out = []
+    for pose in poses:
+        x, y = tray.center(pose)
+        near = [d for d in reading.dice if np.hypot(d.center[0] - x, d.center[1] - y) < 6]
+        assert len(near) <= 1
+        out.append((pose.face, near[0] if near else None))
+    return out
+
+
+@pytest.mark.parametrize("seed", [101, 102, 103])
+def test_a_still_roll_is_read_die_by_die_and_never_wrong(seed):
+    tray, poses, frame = roll(seed)
+    reading = read_dice(frame)
+    pairs = matched(tray, poses, reading)
+    assert len(reading.dice) == 8 and all(seen is not None for _, seen in pairs)
+    assert all(seen.face in (face, None) for face, seen in pairs)  # never a wrong face
+    assert sum(seen.face == face for face, seen in pairs) >= 7
+    assert reading.problems == ()
+
+
+def test_dice_that_touch_are_told_apart():
+    rng = np.random.default_rng(7)
+    tray = Tray.random(rng)
+    x, y = tray.camera.table_point((640, 360))
+    turn = 0.4
+    step = 16.4  # mm between centres: the 16 mm dice touch
+    block = []  # eight dice in a block of four by two, all touching their neighbours
+    for k, pose in enumerate(lay_out(rng, tray)):
+        u, v = (k % 4 - 1.5) * step, (k // 4 - 0.5) * step
+        block.append(dataclasses.replace(pose, x=x + u * np.cos(turn) - v * np.sin(turn),
+                                         y=y + u * np.sin(turn) + v * np.cos(turn), yaw=turn, tilt=0.0))
+    reading = read_dice(render(rng, tray, block, glare=0))
+    pairs = matched(tray, block, reading)
+    assert all(seen is not None and seen.face == face for face, seen in pairs)
+
+
+def test_rolling_dice_are_not_read():
+    tray, poses, frame = roll(11, rolling=1.0)
+    assert all(p.rolling for p in poses)
+    for _, seen in matched(tray, poses, read_dice(frame)):
+        assert seen is None or seen.face is None
+
+
+def test_no_dice_in_an_empty_tray_or_among_other_things():
+    rng = np.random.default_rng(5)
+    tray = Tray.random(rng)
+    assert read_dice(render(rng, tray, [])).dice == ()
+    clutter = tray.background.copy()
+    for _ in range(40):  # white boxes with dark borders and writing: cards' corners, labels, chips
+        x, y = int(rng.integers(50, 1200)), int(rng.integers(50, 650))
+        size = int(rng.integers(12, 60))
+        corner = (x + size, y + int(size * rng.uniform(0.6, 1.4)))
+        cv2.rectangle(clutter, (x, y), corner, (245, 245, 245), -1)
+        cv2.rectangle(clutter, (x, y), corner, (30, 30, 30), 2)
+        cv2.putText(clutter, "8", (x + 3, y + size - 3), cv2.FONT_HERSHEY_SIMPLEX, size / 40, (40, 40, 40), 2)
+    assert all(die.face is None for die in read_dice(clutter).dice)
+
+
+def test_a_big_frame_is_read_at_its_own_scale():
+    tray, poses, frame = roll(102)
+    big = cv2.resize(frame, (2560, 1440), interpolation=cv2.INTER_LINEAR)
+    small, large = read_dice(frame), read_dice(big)
+    assert len(large.dice) == len(small.dice)
+    for a, b in zip(small.dice, large.dice, strict=True):
+        assert np.hypot(2 * a.center[0] - b.center[0], 2 * a.center[1] - b.center[1]) < 6
+
+
+def test_frames_that_are_not_images_are_refused():
+    with pytest.raises(ValueError, match="HxWx3 BGR image of uint8"):
+        read_dice(np.zeros((720, 1280), np.float32))
+    assert read_dice(np.zeros((10, 10, 3), np.uint8)) == DiceReading((), ())
+
+
+def test_too_many_dice_and_impossible_faces_are_problems():
+    guide = load_guide()
+    assert check_faces(parse_cards("9C 9S 9D 9C 9H 9S 9H 9D"), guide) == []  # die by die
+    assert check_faces([None] * 9, guide) == ["9 dice seen: the game has 8"]
+    # JS is on dice 6 and 7 only, and so is KH: three of them cannot lie on two dice
+    assert check_faces(parse_cards("JS KH KH 9C"), guide) == [
+        "no set of dice can show these faces: JS, KH, KH need 3 dice but only dice 6, 7 show them"]
+
+
+def test_a_face_on_no_die_of_an_owners_guide_is_a_problem():
+    guide = load_guide()
+    odd = dataclasses.replace(guide, dice=tuple(tuple(f for f in die if f.code != "AS") for die in guide.dice))
+    assert check_faces(parse_cards("AS QH"), odd) == ["face AS on no die of the score guide"]

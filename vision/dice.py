@@ -1,0 +1,365 @@
+"""Read the eight Pinzique dice in a camera frame: ``read_dice(frame) -> DiceReading``.
+
+The dice wear the stickers of ``vision.dice_faces``. Each top face is found and read in three steps:
+
+1. the sticker's white window: a bright region, enclosed by the dark suit-coloured frame, whose outline is
+   a quadrilateral of a die's size (dice that touch stay apart: each window has its own frame);
+2. the window's four corners, refined by fitting a line to each side, fix the sticker's perspective; the
+   whole sticker is sampled as an upright ``PATCH`` x ``PATCH`` colour patch in each of its four turns,
+   white-balanced on its own paper;
+3. the patch is compared (normalised correlation) with the 24 faces drawn by ``vision.dice_faces``, the
+   very drawing that is printed: the best face and turn win if they are clearly better than any other
+   face; otherwise the die is reported unknown, never guessed. A window that matches no face well is not
+   a die at all.
+
+A die still rolling is blurred past reading (unknown); a cocked die shows its top face foreshortened
+unlike its neighbours and is reported unknown too. The reading is checked against the score guide's
+dice: more dice than the game has, a face that is on no die, or faces no assignment of dice could show
+are problems, listed in the reading, and such a reading must not be scored.
+
+>>> reading = read_dice(np.full((720, 1280, 3), 90, np.uint8))
+>>> reading.dice, reading.problems
+((), ())
+>>> read_dice("tray.png")
+Traceback (most recent call last):
+...
+TypeError: a frame is a numpy array (BGR image), not str
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scoring.cards import Card, Suit
+from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
+from scoring.pinzique_roll import FACE_NUMBER, FACES, _unmatched, default_guide
+from vision.dice_faces import WINDOW, face_image
+from vision.observations import DieSighting
+
+PATCH = 24
+"""Stickers are compared as upright patches this many pixels across."""
+MIN_WINDOW, MAX_WINDOW = 9, 90
+"""A window's longer side in pixels: a die from about 14 to 140 pixels across."""
+NEAR = 9
+"""Pixels around each pixel where the paper's brightness is taken (a window is brighter than 0.6 of it)."""
+BRIGHT = 0.6
+FILLED = 0.5
+"""A window's paper covers at least this share of its outline (the glyph takes the rest)."""
+DIE_SCORE = 0.6
+"""A window whose ink correlates less than this with a sticker's layout is not a die's sticker."""
+TURN_MARGIN = 0.15
+"""The sticker's way up is sure when its best turn fits (layout and glyph correlations added) this much
+better than the next."""
+RANK_SCORE, RANK_MARGIN = 0.7, 0.1
+"""A rank is read when its glyph correlates at least RANK_SCORE and RANK_MARGIN more than any other."""
+GREY, COLOURED = 0.1, 0.2
+"""Ink whose hue (see ``_hue``) is under GREY long is black (spades); over COLOURED, it is red, blue or
+green, by its direction; in between it is unsure."""
+HUE_COSINE, HUE_OTHER = 0.9, 0.6
+"""A coloured suit is read when the ink's hue points within HUE_COSINE (cosine) of the suit's and no
+closer than HUE_OTHER to any other's."""
+MAX_SIDE = 1280
+"""Larger frames are scaled down to this long side first."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceReading:
+    """The dice seen in one frame, and what is wrong with them as a roll (nothing, when ``problems`` is
+    empty)."""
+
+    dice: tuple[DieSighting, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def faces(self) -> list[Card]:
+        """The faces read (unknown dice left out)."""
+        return [die.face for die in self.dice if die.face is not None]
+
+    def as_json(self) -> dict[str, Any]:
+        """The dice as ``tablescore recognize`` lists them, with the problems."""
+        return {"dice": [die.as_json() for die in self.dice], "problems": list(self.problems)}
+
+
+def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None) -> DiceReading:
+    """Every die's top face in a BGR frame, read or unknown, checked against the guide's dice."""
+    image = _as_bgr(frame)
+    if image is None:
+        return DiceReading((), ())
+    shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    if shrink < 1.0:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    dice = [DieSighting(seen.face, (seen.centre[0] / shrink, seen.centre[1] / shrink), seen.confidence)
+            for seen in read_stickers(image) if seen.is_die]
+    dice.sort(key=lambda die: (die.center[1], die.center[0]))
+    return DiceReading(tuple(dice), tuple(check_faces([die.face for die in dice], guide or default_guide())))
+
+
+def _as_bgr(frame: object) -> np.ndarray | None:
+    """The frame as a 3-channel uint8 image; None when it is too small to hold a die."""
+    if not isinstance(frame, np.ndarray):
+        raise TypeError(f"a frame is a numpy array (BGR image), not {type(frame).__name__}")
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError(f"a frame is an HxWx3 BGR image of uint8, not {frame.dtype} of shape {frame.shape}")
+    return frame if min(frame.shape[:2]) >= 2 * MIN_WINDOW else None
+
+
+def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
+    """What makes these faces (None for an unknown die) impossible for the guide's dice.
+
+    >>> guide = default_guide()
+    >>> check_faces([Card.parse(c) for c in "QH QH 9C".split()], guide)
+    []
+    >>> check_faces([Card.parse(c) for c in "QH QH QH".split()] + [None] * 6, guide)
+    ['9 dice seen: the game has 8', 'no set of dice can show these faces: QH, QH, QH need 3 dice but only dice 1, 2 show them']
+    """
+    problems = []
+    if len(faces) > len(guide.dice):
+        problems.append(f"{len(faces)} dice seen: the game has {len(guide.dice)}")
+    read = [face for face in faces if face is not None]
+    strangers = sorted({face.code for face in read if not guide.dice_showing(face)})
+    if strangers:
+        problems.append(f"face{'s' * (len(strangers) > 1)} {', '.join(strangers)} on no die of the score guide")
+        return problems
+    stuck = _unmatched(tuple(sorted(FACE_NUMBER[face] for face in read)), guide)
+    if stuck:
+        faces_stuck, dice = stuck
+        problems.append(f"no set of dice can show these faces: {', '.join(FACES[f].code for f in faces_stuck)} "
+                        f"need {len(faces_stuck)} dice but only dice {', '.join(map(str, dice))} show them")
+    return problems
+
+
+# ----------------------------------------------------------------------------------------------- finding
+
+def windows(image: np.ndarray) -> list[np.ndarray]:
+    """The corners (4x2 float32, clockwise on screen) of every white window framed like a sticker's."""
+    lo = cv2.min(image[..., 0], cv2.min(image[..., 1], image[..., 2]))
+    near = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (NEAR, NEAR)))
+    bright = cv2.compare(lo, cv2.multiply(near, BRIGHT), cv2.CMP_GE)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
+    x, y, w, h, area = (stats[1:, k] for k in range(5))
+    side = np.maximum(w, h)
+    keep = (side >= MIN_WINDOW) & (side <= MAX_WINDOW) & (np.minimum(w, h) >= 0.4 * side) & (area >= 0.3 * w * h)
+    quads = []
+    for k in np.nonzero(keep)[0]:
+        x0, y0 = max(0, x[k] - 1), max(0, y[k] - 1)
+        mask = (labels[y0:y[k] + h[k] + 1, x0:x[k] + w[k] + 1] == k + 1).astype(np.uint8)
+        quad = _quad(mask)
+        if quad is not None:
+            quads.append(quad + np.array([x0, y0], np.float32))
+    return quads
+
+
+def _quad(mask: np.ndarray) -> np.ndarray | None:
+    """The four corners of a roughly quadrilateral blob, each side a line fitted to its edge."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=len)
+    hull = cv2.convexHull(contour)
+    outline = cv2.contourArea(contour)
+    if outline < 0.8 * cv2.contourArea(hull):
+        return None  # not a quadrilateral: a window with a bite out of it, or two joined
+    if cv2.countNonZero(mask) < FILLED * outline:
+        return None  # a ring, like the die's bare margin around its sticker, not a window holding a glyph
+    perimeter = cv2.arcLength(hull, True)
+    corners = cv2.approxPolyDP(hull, 0.06 * perimeter, True).reshape(-1, 2).astype(np.float32)
+    if len(corners) != 4:
+        corners = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+    if _signed_area(corners) < 0:
+        corners = corners[::-1].copy()
+    points = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        if length < 3:
+            return None
+        along = (points - a) @ (b - a) / length**2
+        d = points - a
+        off = np.abs((b - a)[0] * d[:, 1] - (b - a)[1] * d[:, 0]) / length
+        near = points[(along > 0.15) & (along < 0.85) & (off < max(1.5, 0.15 * length))]
+        if len(near) < 3:
+            return None
+        vx, vy, px, py = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        normal = np.array([-vy, vx])
+        if normal @ (corners.mean(axis=0) - np.array([px, py])) > 0:
+            normal = -normal
+        lines.append((np.array([px, py]) + 0.5 * normal, np.array([vx, vy])))  # contour runs on pixel centres
+    out = []
+    for k in range(4):
+        (p, u), (q, v) = lines[k - 1], lines[k]
+        det = u[0] * -v[1] + v[0] * u[1]
+        if abs(det) < 0.3:
+            return None
+        t = ((q - p)[0] * -v[1] + v[0] * (q - p)[1]) / det
+        out.append(p + t * u)
+    return np.array(out, np.float32)
+
+
+def _signed_area(quad: np.ndarray) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
+
+
+# ----------------------------------------------------------------------------------------------- reading
+
+@dataclass(frozen=True)
+class Templates:
+    """What the reader compares stickers with, all drawn from the printed design (``vision.dice_faces``)."""
+
+    layout: np.ndarray  # (PATCH * PATCH,) the normalised ink of any sticker: frame, band, a glyph's place
+    ranks: np.ndarray  # (6, window cells) the normalised ink of each rank glyph, ``RANKS`` order
+    frame: np.ndarray  # (PATCH, PATCH) bool: cells that are frame or band on every sticker
+    suits: np.ndarray  # (4, 3) each suit's hue (see ``_hue``), ``SUITS`` order
+
+
+RANKS = PINOCHLE_RANKS
+SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+@cache
+def templates() -> Templates:
+    """The templates, made once from renders of the 24 faces at patch size, softened like a camera's."""
+    drawn = {}
+    for card in FACES:
+        big = face_image(card, PATCH * 4).astype(np.float32)
+        drawn[card] = _balance(cv2.GaussianBlur(cv2.resize(big, (PATCH, PATCH), interpolation=cv2.INTER_AREA),
+                                                (0, 0), 0.7))
+    ink = {card: patch.min(axis=-1) for card, patch in drawn.items()}
+    frame = np.all([v < 0.35 for v in ink.values()], axis=0)
+    ranks = [np.mean([ink[card][_WINDOW_CELLS] for card in FACES if card.rank is rank], axis=0) for rank in RANKS]
+    suits = [np.mean([_hue(drawn[card]) for card in FACES if card.suit is suit], axis=0) for suit in SUITS]
+    return Templates(_normalise(np.mean(list(ink.values()), axis=0).reshape(-1)),
+                     _normalise(np.array(ranks).reshape(len(RANKS), -1)), frame, np.array(suits))
+
+
+def _hue(patch: np.ndarray) -> np.ndarray:
+    """The ink's colour in a white-balanced patch: its summed departure from grey per unit of summed
+    darkness (black ink is (0, 0, 0)). Blur and the camera's coarse colour sampling move colour about but
+    keep its sum, so every ink pixel of frame, band and glyph counts, however blurred."""
+    cells = patch.reshape(-1, 3)
+    grey = cells.mean(axis=1, keepdims=True)
+    dark = np.clip(1 - grey, 0, None)
+    return (((cells - grey) * (dark > 0)).sum(axis=0) / max(float(dark.sum()), 1e-6)).astype(np.float32)
+
+
+def _suit(hue: np.ndarray) -> int | None:
+    """The suit (index in SUITS) of ink of this hue, or None when it is not clear.
+
+    >>> [_suit(np.array(h)) for h in ([0.02, 0, -0.02], [-0.2, -0.2, 0.4], [0.1, 0.05, -0.1], [0.3, 0.3, -0.6])]
+    [0, 1, None, None]
+    """
+    length = float(np.linalg.norm(hue))
+    if length < GREY:
+        return 0
+    if length < COLOURED:
+        return None
+    colours = templates().suits[1:]
+    cosines = colours @ hue / (np.linalg.norm(colours, axis=1) * length)
+    best = int(cosines.argmax())
+    if cosines[best] < HUE_COSINE or np.delete(cosines, best).max() > HUE_OTHER:
+        return None
+    return best + 1
+
+
+def _normalise(v: np.ndarray) -> np.ndarray:
+    v = v - v.mean(axis=-1, keepdims=True)
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+
+
+_WINDOW_CELLS = tuple(slice(round(a * PATCH), round(b * PATCH)) for a, b in ((WINDOW[1], WINDOW[3]), (WINDOW[0], WINDOW[2])))
+
+
+def _balance(patches: np.ndarray) -> np.ndarray:
+    """Patches (..., PATCH, PATCH, 3) divided, channel by channel, by their paper's colour: the brightest
+    tenth of each window."""
+    window = patches[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1], :].reshape(*patches.shape[:-3], -1, 3)
+    white = np.percentile(window, 90, axis=-2)
+    return patches / np.maximum(white, 8)[..., None, None, :]
+
+
+@dataclass(frozen=True, slots=True)
+class Sticker:
+    """What the reader made of one sticker: scores are normalised correlations (1 is perfect), margins how
+    far the best beat the runner-up."""
+
+    centre: tuple[float, float]
+    layout: float
+    turn_margin: float
+    rank: int  # index in RANKS
+    rank_score: float
+    rank_margin: float
+    suit: int | None  # index in SUITS, None when unsure
+
+    @property
+    def is_die(self) -> bool:
+        return self.layout >= DIE_SCORE
+
+    @property
+    def face(self) -> Card | None:
+        """The face, when every part of it was read surely."""
+        sure = (self.turn_margin >= TURN_MARGIN and self.rank_score >= RANK_SCORE and self.rank_margin >= RANK_MARGIN
+                and self.suit is not None)
+        return Card(RANKS[self.rank], SUITS[self.suit]) if sure and self.suit is not None else None
+
+    @property
+    def confidence(self) -> float:
+        return self.rank_score if self.suit is not None else 0.0
+
+
+def read_stickers(image: np.ndarray) -> list[Sticker]:
+    """Each sticker-like window found in a BGR image, read."""
+    quads = windows(image)
+    if not quads:
+        return []
+    t = templates()
+    patches, centres = _sample(image, quads)  # (n, 4 turns, PATCH, PATCH, 3)
+    balanced = _balance(patches)
+    ink = balanced.min(axis=-1)
+    layout = _normalise(ink.reshape(len(quads), 4, -1)) @ t.layout  # (n, 4 turns)
+    glyphs = _normalise(ink[:, :, _WINDOW_CELLS[0], _WINDOW_CELLS[1]].reshape(len(quads), 4, -1)) @ t.ranks.T
+    joint = layout + glyphs.max(axis=2)  # the way up is where the frame and a glyph both fit best
+    out = []
+    for k in range(len(quads)):
+        second, best = np.sort(joint[k])[-2:]
+        turn = int(joint[k].argmax())
+        rank_second, rank_best = np.sort(glyphs[k, turn])[-2:]
+        out.append(Sticker(centres[k][turn], float(layout[k, turn]), float(best - second),
+                           int(glyphs[k, turn].argmax()), float(rank_best), float(rank_best - rank_second),
+                           _suit(_hue(balanced[k, turn]))))
+    return out
+
+
+def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, list[list[tuple[float, float]]]]:
+    """Each sticker as PATCH x PATCH float BGR patches, one for each corner of the window taken as its
+    top left (turn), and the sticker's centre in each turn."""
+    x0, y0, x1, y1 = WINDOW
+    unit = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+    grid = (np.arange(PATCH, dtype=np.float32) + 0.5) / PATCH
+    u, v = np.meshgrid(grid, grid)
+    points = np.stack([u.ravel(), v.ravel(), np.ones(PATCH * PATCH)], axis=1).astype(np.float32)
+    reduced = {1: image}
+    patches, centres = [], []
+    for quad in quads:
+        side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+        scale = 1
+        while side / scale > 2 * PATCH * (x1 - x0):  # a big sticker: sample a reduced image, not every few pixels
+            scale *= 2
+        if scale not in reduced:
+            reduced[scale] = cv2.resize(image, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
+        turns, middles = [], []
+        for turn in range(4):
+            m = cv2.getPerspectiveTransform(unit, np.roll(quad, -turn, axis=0))
+            where = points @ m.T
+            middle = m @ np.array([0.5, 0.5, 1.0])
+            middles.append((float(middle[0] / middle[2]), float(middle[1] / middle[2])))
+            where = (where[:, :2] / where[:, 2:]).reshape(PATCH, PATCH, 2) / scale
+            turns.append(cv2.remap(reduced[scale], where.astype(np.float32), None, cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE))
+        patches.append(turns)
+        centres.append(middles)
+    return np.array(patches, np.float32), centres

@@ -6,6 +6,9 @@ runs: ``Deal``, a ``Discard`` from each seat, the ``Starter``, each card laid (`
 said in turn, then the show in order: ``ShowHand`` for each seat from the dealer's left round to the
 dealer, and ``ShowCrib``. The game ends the moment a side reaches the target, even mid-count.
 
+Discards go to the crib face down, so a scorer that only sees the table may give a ``Discard`` without
+its cards and name the crib's cards when it is turned up at the show (``ShowCrib(cards)``).
+
 Seats are numbered 0 to players-1 clockwise; play starts at the dealer's left. With four players in
 partnership, seats 0 and 2 are one side and 1 and 3 the other; otherwise each seat is a side.
 
@@ -127,10 +130,11 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """``seat`` puts ``cards`` in the crib (with three players the dealer's include the pack's card)."""
+    """``seat`` puts ``cards`` in the crib (with three players the dealer's include the pack's card);
+    without ``cards``, face down: they are named when the crib is shown."""
 
     seat: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +168,10 @@ class ShowHand:
 
 @dataclass(frozen=True, slots=True)
 class ShowCrib:
-    """The dealer counts the crib with the starter."""
+    """The dealer counts the crib with the starter; ``cards`` names the crib as it is turned up (needed
+    when cards went in face down, else checked against the crib)."""
+
+    cards: tuple[Card, ...] | None = None
 
 
 Event = Deal | Discard | Starter | Lay | Go | ShowHand | ShowCrib
@@ -228,6 +235,8 @@ class Game:
     last_to_lay: int = 0
     shown: int = 0
     """How many of the hands and crib have been counted in this show."""
+    hidden: int = 0
+    """How many cards went in the crib face down, not yet named."""
     last: tuple[Peg, ...] = field(default=(), compare=False)
     """What the latest event scored."""
 
@@ -269,7 +278,7 @@ class Game:
             return game._go(event.seat)
         if isinstance(event, ShowHand):
             return game._show_hand(event.seat)
-        return game._show_crib()
+        return game._show_crib(event.cards)
 
     # Each step checks the event, then builds the next state.
 
@@ -294,22 +303,22 @@ class Game:
         if self.dealer is not None and dealer != self._next(self.dealer):
             raise GameError(f"the deal passes to the left: seat {self._next(self.dealer)} deals, not seat {dealer}")
         return replace(self, phase=Phase.DISCARD, dealer=dealer, crib=(), discarded=frozenset(), starter=None,
-                       laid=((),) * self.settings.players, run=(), passed=frozenset(), shown=0)
+                       laid=((),) * self.settings.players, run=(), passed=frozenset(), shown=0, hidden=0)
 
-    def _discard(self, seat: int, cards: tuple[Card, ...]) -> Game:
+    def _discard(self, seat: int, cards: tuple[Card, ...] | None) -> Game:
         self._expect(Phase.DISCARD, "discard")
         self._check_seat(seat)
         assert self.dealer is not None
         if seat in self.discarded:
             raise GameError(f"seat {seat} has already discarded")
         wanted = self.settings.discards(seat, self.dealer)
-        if len(cards) != wanted:
+        if cards is not None and len(cards) != wanted:
             raise GameError(f"seat {seat} puts {wanted} card{'s' * (wanted > 1)} in the crib, not {len(cards)}")
-        self._check_unseen(cards)
+        self._check_unseen(cards or ())
         discarded = self.discarded | {seat}
         done = len(discarded) == self.settings.players
-        return replace(self, crib=self.crib + cards, discarded=discarded,
-                       phase=Phase.STARTER if done else Phase.DISCARD)
+        return replace(self, crib=self.crib + (cards or ()), hidden=self.hidden + wanted * (cards is None),
+                       discarded=discarded, phase=Phase.STARTER if done else Phase.DISCARD)
 
     def _turn_starter(self, card: Card) -> Game:
         self._expect(Phase.STARTER, "turn the starter")
@@ -382,13 +391,26 @@ class Game:
         counted = show(self.laid[seat], self.starter)
         return replace(self, shown=self.shown + 1)._score(Peg(seat, "hand", counted.total, counted.items))
 
-    def _show_crib(self) -> Game:
+    def _show_crib(self, cards: tuple[Card, ...] | None) -> Game:
         self._expect(Phase.SHOW, "show the crib")
         assert self.dealer is not None and self.starter is not None
         if self.shown < self.settings.players:
             raise GameError("the crib is shown last, after every hand")
-        counted = show(self.crib, self.starter, crib=True)
+        crib = self.crib if cards is None else self._turned_up(cards)
+        if len(crib) < HAND_SIZE:
+            raise GameError(f"{self.hidden} crib cards went in face down: name the crib's cards to show it")
+        counted = show(crib, self.starter, crib=True)
         return replace(self, phase=Phase.DEAL)._score(Peg(self.dealer, "crib", counted.total, counted.items))
+
+    def _turned_up(self, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        """The crib as turned up for the show: its cards named face up must be among them."""
+        if len(set(cards)) != HAND_SIZE:
+            raise GameError(f"the crib holds {HAND_SIZE} different cards, not {' '.join(c.symbol for c in cards)}")
+        for card in self.crib:
+            if card not in cards:
+                raise GameError(f"{card.symbol} went in the crib but is not among the cards shown")
+        self._check_unseen(card for card in cards if card not in self.crib)
+        return cards
 
     def _score(self, scored: Peg) -> Game:
         """Peg ``scored``; the game ends the moment a side reaches the target (its peg stops there)."""

@@ -8,7 +8,7 @@ Feed :meth:`Tracker.update` each frame's card sightings (with zones) and it retu
   the new one once it is steady there. A card must move ``near`` to change zone, so one lying on a zone's
   edge keeps its zone.
 - A counted card is removed only after it has been missing for ``absent`` frames in which its spot was
-  visible. Its spot is not visible while another sighting lies over it (a card on top), while an unread
+  visible. Its spot is not visible while a card that arrived after it lies over it, while an unread
   sighting lies where it was not seen (a hand half over it), while the caller marks it ``hidden`` (a hand's
   outline), or in a frame with a burst of ``burst`` or more new sightings (a hand sweeping the table makes
   odd detections). An unread sighting among cards that are seen (a fanned hand) is a card of its own.
@@ -50,7 +50,7 @@ import numpy as np
 
 from scoring.cards import Card
 from vision.observations import CardSighting, Point
-from vision.zones import Floats, polygon_distances
+from vision.zones import polygon_distances
 
 __all__ = ["CardEvent", "Settings", "Tracker"]
 
@@ -191,8 +191,10 @@ class Tracker:
         for sighting in sorted(unmatched, key=lambda s: order[id(s)]):
             self._ids += 1  # new cards numbered in the order the reader listed them
             self._tracks.append(_Track(self._ids, sighting, self.frame, sighting.center, self.frame))
-        over = [np.array(s.outline, dtype=np.float64) for s in sightings if len(s.outline) >= 3]
-        over += [np.array(polygon, dtype=np.float64).reshape(-1, 2) for polygon in hidden]
+        # What may lie over a card not seen: a card that arrived after it, or a region the caller hides.
+        over: list[tuple[tuple[float, float], Sequence[Point]]] = [
+            ((t.since, t.id), t.sighting.outline) for t in self._tracks if t.seen and len(t.sighting.outline) > 2]
+        over += [((math.inf, math.inf), polygon) for polygon in hidden]
         self._mark_missing(len(unmatched) >= self.settings.burst, covered, over)
         events = self._remove_gone()
         return events + self._release()
@@ -253,16 +255,24 @@ class Tracker:
         if track.streak >= self.settings.steady and (target is None or target.key != track.key):
             track.settled = _Placement(sighting, track.since)
 
-    def _mark_missing(self, disturbed: bool, covered: set[int], over: list[Floats]) -> None:
-        """Restart the count of frames seen for each track not seen; count a missing frame if its spot showed."""
+    def _mark_missing(self, disturbed: bool, covered: set[int],
+                      over: list[tuple[tuple[float, float], Sequence[Point]]]) -> None:
+        """Restart the count of frames seen for each track not seen; count a missing frame if its spot showed.
+
+        ``over``: outlines, each with the arrival of what it outlines; it hides the cards that arrived before.
+        """
         missing = [t for t in self._tracks if not t.seen]
         for track in missing:
             track.streak = 0
         missing = [t for t in missing if not (disturbed or t.id in covered)]
         if not missing:
             return
-        centers = np.array([t.center for t in missing], dtype=np.float64)
-        hidden = (polygon_distances(over, centers) == 0).any(axis=1) if over else np.zeros(len(missing), bool)
+        hidden = np.zeros(len(missing), dtype=bool)
+        if over:
+            centers = np.array([t.center for t in missing], dtype=np.float64)
+            inside = polygon_distances([np.array(o, dtype=np.float64).reshape(-1, 2) for _, o in over], centers) == 0
+            later = np.array([[arrival > (t.since, t.id) for arrival, _ in over] for t in missing])
+            hidden = (inside & later).any(axis=1)
         for track, under in zip(missing, hidden.tolist(), strict=True):
             track.absent += 0 if under else 1
 

@@ -109,6 +109,13 @@ def test_a_trick_gathered_is_removed_in_the_order_it_was_played() -> None:
     assert events[:4] == [f"{2 + 4 * n} +{code[:2]} centre" for n, code in enumerate(trick)]
 
 
+def test_the_top_card_taken_from_a_pile_is_removed() -> None:
+    """A gin discard pile: 8C lies on 4H; taking 8C shows 4H again, and 8C goes though its centre is within 4H's
+    outline (4H arrived first, so it cannot be lying over 8C)."""
+    frames = repeat("4H@500,500", 4) + repeat("4H@500,500 8C@505,510", 4) + repeat("4H@500,500", 10)
+    assert run(frames) == ["2 +4H centre", "6 +8C centre", "17 -8C centre"]
+
+
 def test_a_card_under_another_card_is_not_removed_until_its_spot_shows() -> None:
     """A gin discard pile: 4H covered by 8C laid over it stays; when the pile is taken, both go."""
     frames = repeat("4H@500,500", 4) + repeat("8C@505,510", 30) + repeat("", 10)

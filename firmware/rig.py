@@ -35,23 +35,26 @@ BOUNCE = 4  # contact chatter after each edge: this many 1 ms flips, well inside
 
 class Finger:
     """A scripted press of one button: contact levels, each kept until the firmware has *read* it for its
-    time, so a stalled loop makes a press longer (as a slow finger would), never shorter or missed."""
+    time, so a stalled loop makes a press longer (as a slow finger would), never shorter or missed. It
+    ends once the release has been read for longer than the debounce, so presses in a row stay apart."""
 
     def __init__(self, button: main.Button, pin: int, ms: int, bounce: bool, id: str) -> None:
         chatter = BOUNCE if bounce else 0
         press = [(i % 2, 1) for i in range(chatter)] + [(0, ms - chatter)]  # (level, ms to be read)
-        release = [(1 - i % 2, 1) for i in range(chatter)] + [(1, 0)]
+        release = [(1 - i % 2, 1) for i in range(chatter)] + [(1, main.DEBOUNCE_MS + 5)]  # read as released
         self.steps = press + release
         self.button, self.pin, self.id = button, pin, id
         self.at = -1  # index of the level now applied
 
     def advance(self, machine: Machine, clock: Clock) -> bool:
-        """Apply the next level once the current one has been read long enough; True when done."""
+        """Apply the next level once the current one has been read long enough; True when all are done."""
         if self.at >= 0:
             level, hold = self.steps[self.at]
             seen = self.button.raw == (level == 0)
             if not seen or clock.ticks_diff(self.button.read_at, self.button.changed) < hold:
                 return False
+            if self.at == len(self.steps) - 1:
+                return True
         self.at += 1
         level, _ = self.steps[self.at]
         (machine.release if level else machine.press)(self.pin)
@@ -59,7 +62,6 @@ class Finger:
             _report(pressed=self.id, at=time.monotonic())
         if self.at == len(self.steps) - 1:
             _report(released=self.id, at=time.monotonic())
-            return True
         return False
 
 
@@ -155,7 +157,12 @@ def serve(start_ms: int) -> None:
     commands = _commands()
     fingers: list[Finger] = []
     while True:
-        fingers = [finger for finger in fingers if not finger.advance(machine, clock)]
+        busy: set[int] = set()  # one finger at a time on a button: the next waits for the release
+        for finger in list(fingers):
+            if finger.pin not in busy:
+                busy.add(finger.pin)
+                if finger.advance(machine, clock):
+                    fingers.remove(finger)
         panel.step()
         while not commands.empty():
             command = commands.get()
@@ -170,6 +177,11 @@ def serve(start_ms: int) -> None:
                     panel.buttons[seat - 1][button], pin, command["ms"], command["bounce"], command["id"]
                 )
                 fingers.append(finger)
+            elif name == "reset":  # the watchdog fired, or the power went: a new start, an empty outbox
+                panel = main.start(machine, clock, line, line, line, boot=random.getrandbits(32) or 1)
+                assert panel is not None
+                fingers.clear()
+                _report(done=command["id"])
             elif name == "unplug":
                 line.unplug()
                 _report(unplugged=command["id"])
@@ -265,6 +277,10 @@ class PanelRig:
     def released(self, id: str, expected: float = 0.0) -> float:
         """Wait (up to `expected` seconds more than the usual timeout) for a press to end; when it did."""
         return float(self._wait(f"released:{id}", expected + self.timeout)["at"])
+
+    def reset(self) -> None:
+        """Restart the panel (as its watchdog or a power cut would): a new boot id, nothing kept."""
+        self._wait(f"done:{self._send(cmd='reset')}")
 
     def unplug(self) -> None:
         """Pull the cable: the pty is closed under the device's feet."""

@@ -189,6 +189,21 @@ def test_a_cable_pulled_twice_in_a_row_during_presses(fresh):
     assert_quiet(panel)
 
 
+def test_a_restarted_panel_is_taken_up_again_numbering_from_one(fresh):
+    rig, panel = fresh
+    rig.press(2, "action", ms=40)
+    rig.press(2, "action", ms=40)
+    assert [e.seq for e in take(panel, 2)] == [1, 2]
+    panel.set_led(4, "on")
+    assert until(panel.leds_confirmed)
+    rig.reset()
+    assert until(lambda: rig.state()["leds"] == [0, 0, 0, 1])  # its LED prompt is given back
+    rig.press(3, "confirm", ms=40)
+    assert take(panel, 1) == [PanelEvent(3, "confirm", "press", 1)]
+    assert_quiet(panel)
+    assert panel.status().connections == 1  # the same cable all along
+
+
 def test_a_line_that_spoils_a_third_of_the_panels_writes_still_delivers_each_press_once(fresh):
     rig, panel = fresh
     rig.set(corrupt=0.33)

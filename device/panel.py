@@ -7,6 +7,7 @@ until acknowledged; this side acknowledges what it holds and drops repeats. A pu
 or a garbled frame loses nothing and repeats nothing (an event still unacknowledged when the Pico itself
 loses power is gone with its memory). Bad frames are counted and dropped, never acted on. LED prompts are
 set with `set_led` and re-sent until the panel acknowledges them, and again after every reconnection.
+Events are read with `get(timeout)`, `take()` (all waiting, never blocking) or by iterating.
 
 With no panel plugged in the device runs on its main buttons alone: `get` simply returns None, and
 `status().connected` says there is no panel.
@@ -116,7 +117,7 @@ class SeatPanel:
     """The link to the seat panel; start it with `start()` or `with SeatPanel(...) as panel:`.
 
     `port` fixes the port (a path or pyserial URL); otherwise `finder` is asked (default: `find_port`).
-    Events are read with `get(timeout)` or by iterating; LEDs are set with `set_led(seat, mode)`.
+    Events are read with `get(timeout)`, `take()` or by iterating; LEDs are set with `set_led(seat, mode)`.
     """
 
     def __init__(
@@ -190,6 +191,13 @@ class SeatPanel:
             return self._events.get(timeout=timeout)
         except queue.Empty:
             return None
+
+    def take(self) -> list[PanelEvent]:
+        """The events waiting, oldest first, without waiting (as `device.buttons.Buttons.take`)."""
+        taken = []
+        while (event := self.get(timeout=0)) is not None:
+            taken.append(event)
+        return taken
 
     def __iter__(self) -> Iterator[PanelEvent]:
         """Every event, as it comes, until the link is closed."""

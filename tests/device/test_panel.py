@@ -214,3 +214,11 @@ def test_iterating_yields_events_until_closed(link, peer):
         if len(seen) == 2:
             break
     assert [(e.button, e.kind) for e in seen] == [("action", "press"), ("confirm", "hold")]
+
+
+def test_take_returns_what_is_waiting_without_waiting(link, peer):
+    assert link.take() == []
+    peer.send(Button(BOOT, 1, 1, 1, 0), Button(BOOT, 2, 4, 0, 1))
+    assert until(lambda: link.status().events == 2)
+    assert link.take() == [PanelEvent(1, "confirm", "press", 1), PanelEvent(4, "action", "hold", 2)]
+    assert link.take() == []

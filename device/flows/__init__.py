@@ -1,0 +1,28 @@
+"""Game flows: one a game, each turning what the tracker sees and the buttons into confirmed events,
+engine calls and screens (``flow.Flow``); ``play.Play`` runs one at the table with its journal.
+
+>>> sorted(FLOWS)
+['cribbage']
+>>> flow_for("cribbage", ["Ann", "Bob"], {}).name
+'cribbage'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from device.flows.cribbage import CribbageFlow
+from device.flows.flow import Flow
+
+FLOWS: dict[str, type[Flow[Any]]] = {
+    "cribbage": CribbageFlow,
+}
+"""Each game's flow, by the game's name in the configuration."""
+
+
+def flow_for(game: str, players: Sequence[str], settings: Mapping[str, Any]) -> Flow[Any]:
+    """A new flow for ``game`` with these players and settings (checked when the game starts)."""
+    if game not in FLOWS:
+        raise ValueError(f"no flow for the game {game!r} (games: {', '.join(sorted(FLOWS))})")
+    return FLOWS[game](players, settings)

@@ -1,0 +1,200 @@
+"""What every game flow shares: the table it sees, the choices it offers, and how buttons pick one.
+
+A game's flow has two halves. Its ``rules`` are pure: ``start`` and ``apply`` fold confirmed events
+(kinds and JSON-shaped data) into the game's state, raising ValueError for an impossible event, so a
+``device.session.Session`` can journal them and replay them after a power cut. Its ``prompt`` looks at
+the confirmed state and the table (``TableView``) and says what it sees: a ``Prompt`` with the score,
+itemised lines, and the ``Option`` events a person may confirm. Nothing is confirmed by looking: a person
+presses OK. NEXT and BACK step through the options (a misread card can also be moved so that it is read
+again: the options follow the table). A seat panel's Confirm is OK; its Action means what the game says.
+
+>>> from device.buttons import Press
+>>> class Count(Flow[int]):
+...     "A toy game: confirm how many cards lie in the centre."
+...     name = "count"
+...     def start(self, players, settings): return 0
+...     def apply(self, state, kind, data): return state + data["n"]
+...     def prompt(self, state):
+...         n = len(self.table.cards("centre"))
+...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", "add", {"n": n}), Option("add 1", "add", {"n": 1})))
+>>> flow = Count(["Ann", "Bob"], {})
+>>> flow.screen(0)
+Screen(title='Count', lines=('OK: add 0  (1/2)',), big='0', footer=None)
+>>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
+(None, ('add', {'n': 1}))
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from device.buttons import Press
+from device.flows.table import TableView
+from device.panel import PanelEvent
+from device.screens import Screen
+
+State = TypeVar("State")
+
+Proposal = tuple[str, dict[str, Any]]
+"""An event for the session to confirm: its kind and JSON-shaped data."""
+
+Input = Press | PanelEvent
+"""A press of a main button or a seat panel button."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One event a person may confirm, with the words the screen shows for it."""
+
+    label: str
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a flow shows: a title, the score (big), itemised lines, and the options OK may confirm."""
+
+    title: str
+    big: str | None = None
+    lines: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+
+
+def check_settings(game: str, settings: Mapping[str, Any], known: Mapping[str, str]) -> None:
+    """Refuse a setting the game does not have, naming the ones it has.
+
+    >>> check_settings("Gin Rummy", {"limt": 100}, {"limit": "100, 200, 250, 300 or 500"})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown Gin Rummy setting 'limt' (settings: limit: 100, 200, 250, 300 or 500)
+    """
+    for name in settings:
+        if name not in known:
+            have = "; ".join(f"{key}: {what}" for key, what in known.items())
+            raise ValueError(f"unknown {game} setting {name!r} (settings: {have})")
+
+
+class Flow(ABC, Generic[State]):
+    """A game's flow: its rules (``start``, ``apply``), what it sees (``prompt``), and its buttons.
+
+    ``players`` are the names in seat order (seat 0 sits at the zone ``seat1``); ``settings`` the game's
+    table from the configuration.
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, players: Sequence[str], settings: Mapping[str, Any]) -> None:
+        self.players = list(players)
+        self.settings = dict(settings)
+        self.table = TableView()
+        self.error: str | None = None
+        """Why the last confirmation was refused, shown until the next one."""
+        self._cursor = 0
+        self._shown: tuple[str, ...] = ()
+        self._marks: dict[int, int] = {}
+
+    # The rules: a pure fold of confirmed events (the device.session.Rules protocol).
+
+    @abstractmethod
+    def start(self, players: list[str], settings: dict[str, Any]) -> State:
+        """The state before any event."""
+
+    @abstractmethod
+    def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
+        """The state after a confirmed event; ValueError (saying why) for an impossible one."""
+
+    # What the flow sees and offers.
+
+    @abstractmethod
+    def prompt(self, state: State) -> Prompt:
+        """What the table and the confirmed state show now, and the options to confirm."""
+
+    def panel(self, state: State, event: PanelEvent) -> Proposal | None:
+        """The event a seat panel's Action means now (a person's own act, confirmed by pressing it)."""
+        return None
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """The final result once the game is over, else None."""
+        return None
+
+    def hand(self, state: State) -> int:
+        """The number of the hand (or layout) the state is in: the cards on the table when a new one
+        begins are set aside, so only cards laid after count (a table not yet cleared is no new hand)."""
+        return 0
+
+    def note(self, state: State) -> None:
+        """Set aside the cards on the table if ``state`` begins a hand; called after every confirmation
+        and undo. A hand taken back by undo sees its own cards again."""
+        hand = self.hand(state)
+        self._marks = {number: frame for number, frame in self._marks.items() if number <= hand}
+        self.table.since = self._marks.setdefault(hand, self.table.frame)
+
+    def begin(self, state: State) -> None:
+        """A new game: every card on the table now is set aside."""
+        self._marks = {}
+        self.table.since = self._marks[self.hand(state)] = self.table.frame
+
+    def trial(self, state: State, kind: str, data: Mapping[str, Any]) -> State | str:
+        """The state an event would lead to, or why it cannot happen (in players' names)."""
+        try:
+            return self.apply(state, kind, dict(data))
+        except ValueError as error:
+            return self.explain(error)
+
+    def explain(self, error: Exception) -> str:
+        """An engine's message with its seat numbers (from 0) given as the players' names.
+
+        >>> class Any_(Flow[None]):
+        ...     name = "any"
+        ...     start = apply = prompt = lambda *args: None
+        >>> Any_(["Ann", "Bob"], {}).explain(ValueError("it is seat 1's turn to lay, not seat 0's"))
+        "it is Bob's turn to lay, not Ann's"
+        """
+        def name(match: re.Match[str]) -> str:
+            seat = int(match[1])
+            return self.players[seat] if seat < len(self.players) else match[0]
+
+        return re.sub(r"\bseat (\d)\b", name, str(error))
+
+    # Buttons.
+
+    def _sync(self, prompt: Prompt) -> tuple[Option, ...]:
+        """The prompt's options; the selection goes back to the first whenever they change."""
+        shown = tuple(option.label for option in prompt.options)
+        if shown != self._shown:
+            self._shown, self._cursor = shown, 0
+        return prompt.options
+
+    def press(self, state: State, pressed: Input) -> Proposal | None:
+        """The event a press asks to confirm, if any; NEXT and BACK move the selection."""
+        if isinstance(pressed, PanelEvent):
+            if pressed.button == "action":
+                return self.panel(state, pressed) if pressed.kind == "press" else None
+            pressed = Press("ok", held=pressed.kind == "hold")
+        self.note(state)
+        options = self._sync(self.prompt(state))
+        if pressed.held or not options:
+            return None
+        if pressed.button == "ok":
+            chosen = options[self._cursor]
+            return chosen.kind, dict(chosen.data)
+        self._cursor = (self._cursor + (1 if pressed.button == "next" else -1)) % len(options)
+        return None
+
+    def screen(self, state: State) -> Screen:
+        """The screen for now: the selected option first, the error if any, then the prompt's lines."""
+        self.note(state)
+        prompt = self.prompt(state)
+        options = self._sync(prompt)
+        lines = list(prompt.lines)
+        if self.error:
+            lines.insert(0, f"! {self.error}")
+        if options:
+            count = f"  ({self._cursor + 1}/{len(options)})" if len(options) > 1 else ""
+            lines.insert(0, f"OK: {options[self._cursor].label}{count}")
+        return Screen(prompt.title, tuple(lines), prompt.big)

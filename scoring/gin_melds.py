@@ -120,6 +120,12 @@ class _Tables:
 
 @cache
 def _build_tables(aces: Aces) -> _Tables:
+    """The tables by dynamic programming over suit masks in increasing order (each needs only smaller ones).
+
+    >>> tables = _build_tables(Aces.LOW)
+    >>> tables.dead[0b1111], tables.dead[0b1011], tables.cut[0b1011]  # A-4; A 2 4; discard the 4
+    (0, 7, 4)
+    """
     runs = _suit_runs(aces)
     value = [sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(1 << 13)]
     runs_with = [[run for run in runs if run >> bit & 1] for bit in range(13)]
@@ -144,6 +150,7 @@ _ACE_LOW = _build_tables(Aces.LOW)
 
 def _tables(aces: Aces) -> _Tables:
     return _ACE_LOW if aces is Aces.LOW else _build_tables(aces)
+
 
 _SET_FLAGS = {
     present: [(0, 0, 0, 0), tuple(present >> s & 1 for s in range(4))]

@@ -222,6 +222,7 @@ class SeatPanel:
             return all(led.confirmed for led in self._leds.values())
 
     def status(self) -> PanelStatus:
+        """A snapshot of how the link stands (see `PanelStatus`)."""
         with self._lock:
             hello = self._hello
             return PanelStatus(
@@ -336,7 +337,7 @@ class SeatPanel:
             self._panel_bad, self._panel_dropped = message.bad_frames, message.dropped
             self._panel_uptime = message.uptime
         elif isinstance(message, protocol.Button):
-            self._take(message)
+            self._receive(message)
         elif isinstance(message, protocol.Ack):
             for led in self._leds.values():
                 if led.seq == message.seq:
@@ -365,7 +366,7 @@ class SeatPanel:
             self._send_led(seat, now)
         self._acknowledge()
 
-    def _take(self, event: protocol.Button) -> None:
+    def _receive(self, event: protocol.Button) -> None:
         if event.boot != self._boot:
             self._hello = None  # from a start we have not had a hello from: ask, and take it on resend
             return

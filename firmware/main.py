@@ -135,6 +135,8 @@ class Panel:
             self.beat = now
             bad = self.deframer.bad & 0xFFFF
             self.send(protocol.Heartbeat(self.boot, self.uptime_ms // 1000, bad, self.dropped & 0xFFFF))
+        if self.heard is not None and diff(now, self.heard) >= HOST_TIMEOUT_MS:
+            self.heard = None  # the host is gone (forgotten, so the tick wrap can never bring it back)
         self.show(now)
 
     def receive(self):
@@ -169,12 +171,9 @@ class Panel:
         self.outbox.append(message)
         self.send(message)
 
-    def host_alive(self, now):
-        return self.heard is not None and self.clock.ticks_diff(now, self.heard) < HOST_TIMEOUT_MS
-
     def show(self, now):
         blink = (now // BLINK_MS) % 2 == 0
-        alive = self.host_alive(now)
+        alive = self.heard is not None
         for seat in range(len(self.leds)):
             mode = self.modes[seat] if alive else protocol.OFF
             self.leds[seat].value(1 if mode == protocol.ON or (mode == protocol.BLINK and blink) else 0)

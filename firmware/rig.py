@@ -133,7 +133,7 @@ def _state(panel: main.Panel, machine: Machine, line: Line) -> dict[str, Any]:
         "leds": [led.value() for led in panel.leds],
         "modes": [protocol.LED_MODES[mode] for mode in panel.modes],
         "status_led": panel.status_led.value(),
-        "host_alive": panel.host_alive(panel.clock.ticks_ms()),
+        "host_alive": panel.heard is not None,
         "bad_frames": panel.deframer.bad,
         "good_frames": panel.deframer.good,
         "outbox": len(panel.outbox),

@@ -149,6 +149,9 @@ def test_when_the_host_falls_silent_the_prompts_go_dark_and_come_back(bench):
         bench.run(main.BLINK_MS)
         statuses.add(bench.panel.status_led.value())
     assert statuses == {0, 1}  # the Pico's own LED blinks: no host
+    bench.clock.advance(TICKS_PERIOD // 2 - 300)  # days later, where the tick difference wraps round
+    bench.run(1)
+    assert bench.leds() == [0, 0, 0, 0]
     bench.host(Heartbeat(0, 5, 0, 0))
     bench.run(1)
     assert bench.leds() == [0, 1, 0, 0]

@@ -259,12 +259,12 @@ class SeatPanel:
                 self._due(time.monotonic())
 
     def _connect(self) -> bool:
-        path = self._finder()
-        if path is None:
-            return False
         try:
+            path = self._finder()
+            if path is None:
+                return False
             port = self._opener(path)
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # no such port, busy, or the port list could not be read: try again
             return False
         now = time.monotonic()
         with self._lock:

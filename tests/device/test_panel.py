@@ -176,6 +176,21 @@ def test_the_configured_setting_picks_the_port(monkeypatch, peer):
         assert panel.status().connections == 0
 
 
+def test_a_failing_port_search_is_tried_again(peer):
+    answers = iter([OSError("sysfs unreadable"), None, peer.path])
+
+    def finder():
+        answer = next(answers, peer.path)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    with SeatPanel(finder=finder) as panel:
+        assert until(lambda: peer.heard(Hello))
+        peer.hello()
+        assert until(lambda: panel.status().connected)
+
+
 def test_a_configured_port_that_is_not_there(tmp_path):
     with SeatPanel(str(tmp_path / "ttyACM9")) as panel:
         assert panel.get(timeout=0.3) is None

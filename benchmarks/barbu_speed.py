@@ -21,9 +21,10 @@ import argparse
 import json
 import os
 import random
-import time
 from collections.abc import Callable
 from typing import Any
+
+from timing import best_rates
 
 from scoring.barbu import (
     Contract,
@@ -65,18 +66,6 @@ def engine_call(request: dict[str, Any]) -> Callable[[], object]:
     trump = Suit.parse(request["trump"]) if "trump" in request else None
     tricks = [Trick(t["leader"], tuple(Card.parse(code) for code in t["cards"])) for t in request["tricks"]]
     return lambda: trick_hand(contract, declarer, tricks, doubles, trump)
-
-
-def best_rates(run: Callable[[], None], count: int, repeat: int) -> tuple[float, float]:
-    """Hands a second over the fastest of ``repeat`` runs of ``count`` hands: by CPU time (one core,
-    whatever else the machine runs) and by the wall clock."""
-    cpu = wall = float("inf")
-    for _ in range(repeat):
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        run()
-        cpu = min(cpu, time.process_time() - start_cpu)
-        wall = min(wall, time.perf_counter() - start_wall)
-    return count / cpu, count / wall
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from timing import best_rates
 from treys import Card as TreysCard
 from treys import Evaluator
 
@@ -43,17 +44,6 @@ from scoring.poker import Category, all_hands, value5, values
 
 GOAL_RATIO = 1.5
 GOAL_EXHAUSTIVE_SECONDS = 3.0
-
-
-def best_rate(count: int, run: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Items a second, best of ``repeat`` runs: by CPU time and by the wall clock."""
-    cpu = wall = float("inf")
-    for _ in range(repeat):
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        run()
-        cpu = min(cpu, time.process_time() - start_cpu)
-        wall = min(wall, time.perf_counter() - start_wall)
-    return count / cpu, count / wall
 
 
 # 1. The evaluator beside treys.
@@ -102,7 +92,7 @@ def evaluator_figures(count: int, repeat: int) -> None:
     wall = {name: 0.0 for name in runs}
     for _ in range(repeat):  # interleaved, so a burst of load from elsewhere hits every contender
         for name, run in runs.items():
-            by_cpu, by_wall = best_rate(count, run, 1)
+            by_cpu, by_wall = best_rates(run, count, 1)
             cpu[name], wall[name] = max(cpu[name], by_cpu), max(wall[name], by_wall)
 
     print(f"1. {count:,} random five-card hands ({classes:,} distinct values), valued in the same order as "
@@ -165,9 +155,9 @@ def settlement_rates(tables: list[list[Board]], repeat: int) -> list[tuple[float
     requests = [as_request(boards) for boards in tables]
     lines = [json.dumps(request) for request in requests]
     return [
-        best_rate(len(tables), lambda: [settle(boards) for boards in tables], repeat),
-        best_rate(len(tables), lambda: [score_request(request) for request in requests], repeat),
-        best_rate(len(tables), lambda: [json.dumps(score_request(json.loads(text))) for text in lines], repeat),
+        best_rates(lambda: [settle(boards) for boards in tables], len(tables), repeat),
+        best_rates(lambda: [score_request(request) for request in requests], len(tables), repeat),
+        best_rates(lambda: [json.dumps(score_request(json.loads(text))) for text in lines], len(tables), repeat),
     ]
 
 

@@ -15,7 +15,12 @@ runs on the host under CPython against `firmware.standin`, which is how it is te
 try:
     from firmware import protocol  # CPython: the package the device also imports
 except ImportError:
-    import protocol  # on the Pico: protocol.py sits beside main.py
+    import protocol  # type: ignore[import-not-found,no-redef]  # on the Pico: beside main.py
+
+try:  # noqa: SIM105 - MicroPython has no contextlib
+    from typing import Any  # for the checker only: MicroPython never evaluates annotations
+except ImportError:
+    pass
 
 VERSION = "1.0.0"
 PINS = ((2, 3, 4), (5, 6, 7), (8, 9, 10), (11, 12, 13))  # (Action, Confirm, LED) GPIO numbers, seats 1-4
@@ -38,7 +43,7 @@ class Button:
     `clock` offers MicroPython's `ticks_diff`; `update` returns protocol.PRESS, protocol.HOLD or None.
     """
 
-    def __init__(self, pin, clock, now):
+    def __init__(self, pin: Any, clock: Any, now: int) -> None:
         self.pin = pin
         self.clock = clock
         self.raw = False  # the contact as last read
@@ -48,7 +53,7 @@ class Button:
         self.since = now  # when the debounced press began
         self.held = False  # a hold was reported for this press
 
-    def update(self, now):
+    def update(self, now: int) -> int | None:
         raw = self.pin.value() == 0
         self.read_at = now
         if raw != self.raw:
@@ -78,7 +83,16 @@ class Panel:
     boot: this start's random id.
     """
 
-    def __init__(self, machine, clock, rx, tx, poller, boot, pins=PINS):
+    def __init__(
+        self,
+        machine: Any,
+        clock: Any,
+        rx: Any,
+        tx: Any,
+        poller: Any,
+        boot: int,
+        pins: tuple[tuple[int, int, int], ...] = PINS,
+    ) -> None:
         self.clock = clock
         self.rx = rx
         self.tx = tx
@@ -86,8 +100,8 @@ class Panel:
         self.boot = boot
         now = clock.ticks_ms()
         pin = machine.Pin
-        self.buttons = []
-        self.leds = []
+        self.buttons = []  # type: list[tuple[Button, Button]]
+        self.leds = []  # type: list[Any]
         for action, confirm, led in pins:
             self.buttons.append(
                 (
@@ -99,23 +113,23 @@ class Panel:
         self.status_led = pin(STATUS_LED, pin.OUT, value=0)
         self.modes = [protocol.OFF] * len(pins)
         self.deframer = protocol.Deframer()
-        self.outbox = []  # Button messages not yet acknowledged, oldest first
+        self.outbox = []  # type: list[protocol.Button]  # not yet acknowledged, oldest first
         self.next_seq = 1
         self.dropped = 0
-        self.heard = None  # when the host was last heard
+        self.heard = None  # type: int | None  # when the host was last heard (None: it is gone)
         self.resent = now
         self.beat = now
         self.uptime_ms = 0
         self.watchdog = machine.WDT(timeout=WATCHDOG_MS)
         self.send(protocol.Hello(protocol.PROTOCOL_VERSION, boot, len(pins), VERSION))
 
-    def send(self, message):
+    def send(self, message: protocol.Message) -> None:
         try:  # noqa: SIM105 - MicroPython has no contextlib
             self.tx.write(message.frame())
         except OSError:  # no host on the line: the outbox keeps what matters
             pass
 
-    def step(self):
+    def step(self) -> None:
         """One pass: feed the watchdog, read input, sample buttons, send what is due, drive the LEDs."""
         self.watchdog.feed()
         self.receive()
@@ -139,7 +153,7 @@ class Panel:
             self.heard = None  # the host is gone (forgotten, so the tick wrap can never bring it back)
         self.show(now)
 
-    def receive(self):
+    def receive(self) -> None:
         for _ in range(READ_LIMIT):
             if not self.poller.poll(0):
                 return
@@ -149,7 +163,7 @@ class Panel:
             for message in self.deframer.feed(data):
                 self.handle(message)
 
-    def handle(self, message):
+    def handle(self, message: protocol.Message) -> None:
         self.heard = self.clock.ticks_ms()
         if isinstance(message, protocol.Hello):
             self.send(protocol.Hello(protocol.PROTOCOL_VERSION, self.boot, len(self.leds), VERSION))
@@ -160,7 +174,7 @@ class Panel:
             self.modes[message.seat - 1] = message.mode
             self.send(protocol.Ack(self.boot, message.seq))
 
-    def queue(self, seat, button, kind, now):
+    def queue(self, seat: int, button: int, kind: int, now: int) -> None:
         if len(self.outbox) >= OUTBOX:
             self.dropped += 1
             return
@@ -171,7 +185,7 @@ class Panel:
         self.outbox.append(message)
         self.send(message)
 
-    def show(self, now):
+    def show(self, now: int) -> None:
         blink = (now // BLINK_MS) % 2 == 0
         alive = self.heard is not None
         for seat in range(len(self.leds)):
@@ -179,14 +193,22 @@ class Panel:
             self.leds[seat].value(1 if mode == protocol.ON or (mode == protocol.BLINK and blink) else 0)
         self.status_led.value(1 if alive or blink else 0)
 
-    def run(self):
+    def run(self) -> None:
         """The loop, forever: a pass, then wait up to LOOP_MS for input."""
         while True:
             self.step()
             self.poller.poll(LOOP_MS)
 
 
-def start(machine, clock, rx, tx, poller, boot, pins=PINS):
+def start(
+    machine: Any,
+    clock: Any,
+    rx: Any,
+    tx: Any,
+    poller: Any,
+    boot: int,
+    pins: tuple[tuple[int, int, int], ...] = PINS,
+) -> Panel | None:
     """The Panel, or None when seat 1's Action and Confirm are both held at power-up: then the loop does not
     start (nor the watchdog) and the REPL stays free for mpremote."""
     first = [machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP) for number in pins[0][:2]]
@@ -195,15 +217,15 @@ def start(machine, clock, rx, tx, poller, boot, pins=PINS):
     return Panel(machine, clock, rx, tx, poller, boot, pins)
 
 
-def main():
+def main() -> None:
     """Start the panel on a Pico: USB serial as raw bytes, Ctrl-C no longer an interrupt."""
     import os
     import select
     import sys
     import time
 
-    import machine
-    import micropython
+    import machine  # type: ignore[import-not-found]
+    import micropython  # type: ignore[import-not-found]
 
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)

@@ -2,7 +2,7 @@
 engine calls and screens (``flow.Flow``); ``play.Play`` runs one at the table with its journal.
 
 >>> sorted(FLOWS)
-['cribbage']
+['cribbage', 'gin']
 >>> flow_for("cribbage", ["Ann", "Bob"], {}).name
 'cribbage'
 """
@@ -14,9 +14,11 @@ from typing import Any
 
 from device.flows.cribbage import CribbageFlow
 from device.flows.flow import Flow
+from device.flows.gin import GinFlow
 
 FLOWS: dict[str, type[Flow[Any]]] = {
     "cribbage": CribbageFlow,
+    "gin": GinFlow,
 }
 """Each game's flow, by the game's name in the configuration."""
 

@@ -158,7 +158,7 @@ class CribbageFlow(Flow[State]):
         starters = self.table.cards("starter")
         if len(starters) != 1:
             more = [f"one starter, not {_symbols(starters)}"] if starters else []
-            return self._prompt("turn the starter", game, [*more, *self._unread("starter"), *lines])
+            return self._prompt("turn the starter", game, [*more, *self.unread("starter"), *lines])
         card = starters[0]
         heels = [f"his heels: {self.players[game.dealer]} 2"] if card.rank == 11 else []
         return self._prompt(f"starter {card.symbol}", game, [*heels, *lines],
@@ -172,7 +172,7 @@ class CribbageFlow(Flow[State]):
         order = {card: n for n, card in enumerate(self.table.cards(*self._seats()))}
         waiting.sort(key=lambda pair: order[pair[1]])
         run = f"count {game.count}" + (f": {_symbols(game.run)}" if game.run else "")
-        lines = [*self._unread(*self._seats()), run, *scored]
+        lines = [*self.unread(*self._seats()), run, *scored]
         options = [Option(f"{self.players[game.turn]} says go", "go", {"seat": game.turn})] if game.run else []
         if waiting:
             seat, card = waiting[0]
@@ -195,7 +195,7 @@ class CribbageFlow(Flow[State]):
         else:
             crib = self.table.cards("crib")
             if len(crib) != HAND_SIZE:
-                lines = [f"turn the crib face up ({len(crib)} of {HAND_SIZE} read)", *self._unread("crib"), *scored]
+                lines = [f"turn the crib face up ({len(crib)} of {HAND_SIZE} read)", *self.unread("crib"), *scored]
                 return self._prompt("the crib", game, lines)
             option = Option(f"{self.players[game.dealer]}'s crib", "crib", {"cards": [card.code for card in crib]})
             title = f"crib: {_symbols(crib)} {game.starter.symbol}"
@@ -230,10 +230,6 @@ class CribbageFlow(Flow[State]):
 
     def _seats(self) -> list[str]:
         return [seat_zone(seat) for seat in range(len(self.players))]
-
-    def _unread(self, *places: str) -> list[str]:
-        count = self.table.unread(*places)
-        return [f"{count} card{'s' * (count > 1)} not read: straighten {'them' if count > 1 else 'it'}"] if count else []
 
 
 def _run(game: Game, events: Iterable[Event]) -> tuple[Game, tuple[Peg, ...]]:

@@ -146,6 +146,11 @@ class Flow(ABC, Generic[State]):
         except ValueError as error:
             return self.explain(error)
 
+    def unread(self, *places: str) -> list[str]:
+        """A line asking for the cards within ``places`` that cannot be read to be straightened, if any."""
+        count = self.table.unread(*places)
+        return [f"{count} card{'s' * (count > 1)} not read: straighten {'them' if count > 1 else 'it'}"] if count else []
+
     def explain(self, error: Exception) -> str:
         """An engine's message with its seat numbers (from 0) given as the players' names.
 

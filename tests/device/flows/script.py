@@ -31,9 +31,10 @@ class Table:
         return CardEvent(kind, CardSighting(card, (0.0, 0.0), (), 0.99, zone), self.frame, track, track)
 
     def put(self, zone: str, *codes: str) -> list[int]:
-        """Lay cards (``??`` for one the camera cannot read) in ``zone``, one after another."""
+        """Lay cards (``??`` for one the camera cannot read) in ``zone``, one after another; a code may
+        be several separated by spaces."""
         tracks = []
-        for code in codes:
+        for code in " ".join(codes).split():
             self.frame += 1
             track = self.frame
             self.on_table[track] = (None if code == "??" else Card.parse(code), zone)

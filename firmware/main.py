@@ -200,21 +200,11 @@ class Panel:
             self.poller.poll(LOOP_MS)
 
 
-def start(
-    machine: Any,
-    clock: Any,
-    rx: Any,
-    tx: Any,
-    poller: Any,
-    boot: int,
-    pins: tuple[tuple[int, int, int], ...] = PINS,
-) -> Panel | None:
-    """The Panel, or None when seat 1's Action and Confirm are both held at power-up: then the loop does not
-    start (nor the watchdog) and the REPL stays free for mpremote."""
+def maintenance(machine: Any, pins: tuple[tuple[int, int, int], ...] = PINS) -> bool:
+    """Whether seat 1's Action and Confirm are both held (at power-up: then `main` starts neither the loop
+    nor the watchdog, and the REPL stays free for mpremote)."""
     first = [machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP) for number in pins[0][:2]]
-    if all(pin.value() == 0 for pin in first):
-        return None
-    return Panel(machine, clock, rx, tx, poller, boot, pins)
+    return all(pin.value() == 0 for pin in first)
 
 
 def main() -> None:
@@ -227,13 +217,13 @@ def main() -> None:
     import machine  # type: ignore[import-not-found]
     import micropython  # type: ignore[import-not-found]
 
+    if maintenance(machine):
+        print("seat panel: maintenance mode, loop not started")
+        return
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     boot = int.from_bytes(os.urandom(4), "little") or 1
-    panel = start(machine, time, sys.stdin.buffer, sys.stdout.buffer, poller, boot)
-    if panel is None:
-        print("seat panel: maintenance mode, loop not started")
-        return
+    panel = Panel(machine, time, sys.stdin.buffer, sys.stdout.buffer, poller, boot)
     micropython.kbd_intr(-1)  # frames may hold 0x03: it must not stop the loop
     panel.run()
 

@@ -1,6 +1,6 @@
 """A test rig: the panel firmware's own loop in a child process, on a real pseudo-terminal.
 
-The child (`python -m firmware.rig`) runs `firmware.main` against `firmware.standin`, with the pty's
+The child (`python -m firmware.rig`) runs `firmware.main.Panel` against `firmware.standin`, with the pty's
 master as its USB serial line; the pty's slave is the port the device opens with pyserial. The parent
 drives it through `PanelRig`: press and hold buttons (with contact bounce), pull the cable (the pty is
 closed) and plug it back (a new pty, as a USB device re-enumerates), put noise on the line, corrupt what
@@ -151,8 +151,7 @@ def serve(start_ms: int) -> None:
     machine = Machine(clock)
     line = Line()
     port = line.plug()
-    panel = main.start(machine, clock, line, line, line, boot=random.getrandbits(32) or 1)
-    assert panel is not None
+    panel = main.Panel(machine, clock, line, line, line, boot=random.getrandbits(32) or 1)
     _report(port=port)
     commands = _commands()
     fingers: list[Finger] = []
@@ -178,8 +177,7 @@ def serve(start_ms: int) -> None:
                 )
                 fingers.append(finger)
             elif name == "reset":  # the watchdog fired, or the power went: a new start, an empty outbox
-                panel = main.start(machine, clock, line, line, line, boot=random.getrandbits(32) or 1)
-                assert panel is not None
+                panel = main.Panel(machine, clock, line, line, line, boot=random.getrandbits(32) or 1)
                 fingers.clear()
                 _report(done=command["id"])
             elif name == "unplug":

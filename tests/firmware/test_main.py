@@ -18,7 +18,7 @@ class Bench:
         self.clock = ManualClock(start)
         self.machine = Machine(self.clock)
         self.line = BytesLine()
-        self.panel = main.start(self.machine, self.clock, self.line, self.line, self.line, BOOT)
+        self.panel = main.Panel(self.machine, self.clock, self.line, self.line, self.line, BOOT)
         self.reader = Deframer()
 
     def run(self, ms):
@@ -187,15 +187,14 @@ def test_the_tick_wrap_is_harmless():
     assert bench.sent(Button) == [Button(BOOT, 1, 2, protocol.ACTION, protocol.HOLD)]
 
 
-def test_holding_seat_ones_buttons_at_power_up_leaves_the_repl_free():
-    clock = ManualClock()
-    machine = Machine(clock)
-    line = BytesLine()
-    for number in main.PINS[0][:2]:
-        machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
-        machine.press(number)
-    assert main.start(machine, clock, line, line, line, BOOT) is None
-    assert machine.watchdog is None and line.outgoing == b""
+def test_holding_seat_ones_buttons_at_power_up_asks_for_maintenance():
+    machine = Machine(ManualClock())
+    assert not main.maintenance(machine)
+    machine.press(main.PINS[0][0])
+    assert not main.maintenance(machine)  # one button is not enough
+    machine.press(main.PINS[0][1])
+    assert main.maintenance(machine)
+    assert machine.watchdog is None
 
 
 @settings(max_examples=150, deadline=None)

@@ -26,6 +26,11 @@ def assert_quiet(panel, wait=0.3):
     assert extra is None, f"an event nobody pressed: {extra}"
 
 
+def towards(rig):
+    """A second writer on the device's end of the line (O_NOCTTY: never this process's terminal)."""
+    return open(os.open(rig.port(), os.O_WRONLY | os.O_NOCTTY), "wb", buffering=0)
+
+
 @pytest.fixture(scope="module")
 def rig():
     with PanelRig() as running:
@@ -110,7 +115,7 @@ def test_heartbeats_both_ways_and_a_fed_watchdog(panel, rig):
 
 def test_noise_both_ways_never_crashes_and_never_presses(panel, rig):
     noise = random.Random(5)
-    with open(rig.port(), "wb", buffering=0) as towards_panel:
+    with towards(rig) as towards_panel:
         for _ in range(20):
             rig.noise(noise.randbytes(noise.randrange(1, 300)))
             towards_panel.write(noise.randbytes(noise.randrange(1, 300)))
@@ -137,7 +142,7 @@ def test_random_and_corrupted_bytes_yield_only_what_was_pressed(
         frame = bytearray(message.frame())
         frame[1 + flip % (len(frame) - 2)] ^= 0x04
         spoiled += frame
-    with open(rig.port(), "wb", buffering=0) as towards_panel:
+    with towards(rig) as towards_panel:
         for chunk in to_device:
             rig.noise(chunk + spoiled)
         for chunk in to_panel:

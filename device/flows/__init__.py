@@ -2,7 +2,7 @@
 engine calls and screens (``flow.Flow``); ``play.Play`` runs one at the table with its journal.
 
 >>> sorted(FLOWS)
-['cribbage', 'gin']
+['barbu', 'cribbage', 'gin']
 >>> flow_for("cribbage", ["Ann", "Bob"], {}).name
 'cribbage'
 """
@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from device.flows.barbu import BarbuFlow
 from device.flows.cribbage import CribbageFlow
 from device.flows.flow import Flow
 from device.flows.gin import GinFlow
 
 FLOWS: dict[str, type[Flow[Any]]] = {
+    "barbu": BarbuFlow,
     "cribbage": CribbageFlow,
     "gin": GinFlow,
 }

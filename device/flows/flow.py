@@ -115,7 +115,8 @@ class Flow(ABC, Generic[State]):
         """What the table and the confirmed state show now, and the options to confirm."""
 
     def panel(self, state: State, event: PanelEvent) -> Proposal | None:
-        """The event a seat panel's Action means now (a person's own act, confirmed by pressing it)."""
+        """The event a seat panel's Action (pressed or held) means now: a person's own act, confirmed by
+        pressing it."""
         return None
 
     def result(self, state: State) -> dict[str, Any] | None:
@@ -151,7 +152,7 @@ class Flow(ABC, Generic[State]):
         count = self.table.unread(*places)
         return [f"{count} card{'s' * (count > 1)} not read: straighten {'them' if count > 1 else 'it'}"] if count else []
 
-    def explain(self, error: Exception) -> str:
+    def explain(self, error: Exception | str) -> str:
         """An engine's message with its seat numbers (from 0) given as the players' names.
 
         >>> class Any_(Flow[None]):
@@ -179,7 +180,7 @@ class Flow(ABC, Generic[State]):
         """The event a press asks to confirm, if any; NEXT and BACK move the selection."""
         if isinstance(pressed, PanelEvent):
             if pressed.button == "action":
-                return self.panel(state, pressed) if pressed.kind == "press" else None
+                return self.panel(state, pressed)
             pressed = Press("ok", held=pressed.kind == "hold")
         self.note(state)
         options = self._sync(self.prompt(state))

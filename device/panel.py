@@ -23,13 +23,15 @@ ValueError: seat must be 1-4, not 5
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import queue
+import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TextIO
 
 import serial
 from serial.tools import list_ports
@@ -386,3 +388,48 @@ class SeatPanel:
     def _acknowledge(self) -> None:
         if self._boot is not None and self._expected > 1:
             self._send(protocol.Ack(self._boot, self._expected - 1))
+
+
+def watch(panel: SeatPanel, seconds: float | None = None, out: TextIO | None = None) -> None:
+    """A wiring check: print the link's state as it changes and every event, and light the LED of the seat
+        pressed last (on for a press, blinking for a hold). Runs for `seconds`, or until interrupted; prints
+    to `out` (default: standard output)."""
+    out = out or sys.stdout
+    deadline = None if seconds is None else time.monotonic() + seconds
+    shown = None
+    while deadline is None or time.monotonic() < deadline:
+        status = panel.status()
+        state = (status.connected, status.port, status.firmware, status.problem)
+        if state != shown:
+            shown = state
+            if status.problem:
+                print(f"panel on {status.port}: {status.problem}", file=out, flush=True)
+            elif status.connected:
+                print(f"panel on {status.port}: firmware {status.firmware}", file=out, flush=True)
+            else:
+                print("no panel (looking for one)", file=out, flush=True)
+        event = panel.get(timeout=0.1)
+        if event is not None:
+            print(f"seat {event.seat} {event.button} {event.kind} (#{event.seq})", file=out, flush=True)
+            for seat in range(1, protocol.SEATS + 1):
+                lit = "blink" if event.kind == "hold" else "on"
+                panel.set_led(seat, lit if seat == event.seat else "off")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m device.panel [PORT] [--seconds N]`: check a seat panel's wiring."""
+    parser = argparse.ArgumentParser(
+        prog="python -m device.panel",
+        description="Check a seat panel's wiring: shows the link and every button event, and lights the LED "
+        "of the seat pressed last (on for a press, blinking for a hold).",
+    )
+    parser.add_argument("port", nargs="?", default="auto", help='"auto" (by USB ids), a port or pyserial URL')
+    parser.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    args = parser.parse_args(argv)
+    with SeatPanel.configured(args.port) as panel, contextlib.suppress(KeyboardInterrupt):
+        watch(panel, args.seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

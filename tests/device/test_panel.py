@@ -237,3 +237,8 @@ def test_take_returns_what_is_waiting_without_waiting(link, peer):
     assert until(lambda: link.status().events == 2)
     assert link.take() == [PanelEvent(1, "confirm", "press", 1), PanelEvent(4, "action", "hold", 2)]
     assert link.take() == []
+
+
+def test_the_wiring_check_says_when_there_is_no_panel(capsys):
+    assert panel_module.main(["none", "--seconds", "0.2"]) == 0
+    assert capsys.readouterr().out == "no panel (looking for one)\n"

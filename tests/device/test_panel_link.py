@@ -4,16 +4,18 @@ The firmware runs against the CPython stand-ins (`firmware.rig`); its clock star
 tick wrap, so every run here crosses it. Every wait has a timeout and every child is reaped.
 """
 
+import io
 import os
 import random
 import signal
+import threading
 import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device.panel import PanelEvent, SeatPanel
+from device.panel import PanelEvent, SeatPanel, watch
 from firmware import main, protocol
 from firmware.rig import PanelRig
 from tests.device.panel_waits import WAIT, take, until
@@ -230,6 +232,18 @@ def test_when_the_device_goes_away_the_panels_prompts_go_dark(fresh):
     panel.close()
     assert until(lambda: rig.state()["leds"] == [0, 0, 0, 0], timeout=main.HOST_TIMEOUT_MS / 1000 + 1)
     assert not rig.state()["host_alive"]
+
+
+def test_the_wiring_check_prints_events_and_lights_the_seat(fresh):
+    rig, panel = fresh
+    out = io.StringIO()
+    checking = threading.Thread(target=watch, args=(panel, 1.5, out))
+    checking.start()
+    rig.press(3, "confirm", ms=40)
+    assert until(lambda: rig.state()["leds"] == [0, 0, 1, 0])
+    checking.join(5)
+    lines = out.getvalue().splitlines()
+    assert lines == [f"panel on {rig.port()}: firmware {main.VERSION}", "seat 3 confirm press (#1)"]
 
 
 def test_the_child_is_reaped_even_when_it_will_not_quit():

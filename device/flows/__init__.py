@@ -2,7 +2,7 @@
 engine calls and screens (``flow.Flow``); ``play.Play`` runs one at the table with its journal.
 
 >>> sorted(FLOWS)
-['barbu', 'cribbage', 'gin']
+['barbu', 'cribbage', 'gin', 'ofc']
 >>> flow_for("cribbage", ["Ann", "Bob"], {}).name
 'cribbage'
 """
@@ -16,11 +16,13 @@ from device.flows.barbu import BarbuFlow
 from device.flows.cribbage import CribbageFlow
 from device.flows.flow import Flow
 from device.flows.gin import GinFlow
+from device.flows.ofc import OfcFlow
 
 FLOWS: dict[str, type[Flow[Any]]] = {
     "barbu": BarbuFlow,
     "cribbage": CribbageFlow,
     "gin": GinFlow,
+    "ofc": OfcFlow,
 }
 """Each game's flow, by the game's name in the configuration."""
 

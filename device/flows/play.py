@@ -47,6 +47,7 @@ class Play(Generic[State]):
         self.journal, self.flow = journal, flow
         self.session: Session[State] = Session.resume_or_start(journal, flow, flow.name, flow.players,
                                                                flow.settings)
+        flow.note(self.state)
 
     @property
     def state(self) -> State:

@@ -2,7 +2,7 @@
 engine calls and screens (``flow.Flow``); ``play.Play`` runs one at the table with its journal.
 
 >>> sorted(FLOWS)
-['barbu', 'cribbage', 'gin', 'ofc']
+['barbu', 'cribbage', 'gin', 'ofc', 'pinzique']
 >>> flow_for("cribbage", ["Ann", "Bob"], {}).name
 'cribbage'
 """
@@ -17,12 +17,14 @@ from device.flows.cribbage import CribbageFlow
 from device.flows.flow import Flow
 from device.flows.gin import GinFlow
 from device.flows.ofc import OfcFlow
+from device.flows.pinzique import PinziqueFlow
 
 FLOWS: dict[str, type[Flow[Any]]] = {
     "barbu": BarbuFlow,
     "cribbage": CribbageFlow,
     "gin": GinFlow,
     "ofc": OfcFlow,
+    "pinzique": PinziqueFlow,
 }
 """Each game's flow, by the game's name in the configuration."""
 

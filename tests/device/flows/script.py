@@ -56,8 +56,8 @@ class Table:
                 del self.on_table[track]
 
     def dice(self, *codes: str) -> None:
-        """The dice come to rest in the tray showing ``codes``."""
-        self.play.see_dice([None if code == "??" else Card.parse(code) for code in codes])
+        """The dice come to rest in the tray showing ``codes`` (a code may be several separated by spaces)."""
+        self.play.see_dice([None if code == "??" else Card.parse(code) for code in " ".join(codes).split()])
 
     def press(self, button: str, times: int = 1, held: bool = False) -> None:
         for _ in range(times):

@@ -64,16 +64,16 @@ def test_a_game_at_the_table_keeps_the_engines_sheet(tmp_path: Path, players: in
 def test_the_tray_the_counter_and_takeaways(tmp_path: Path) -> None:
     table = Table(tmp_path / "j.db", "pinzique", ["Ann", "Bob"], {"rounds": 1})
     assert table.lines()[0] == "roll into the tray"
-    table.dice("QS", "QH", "QD", "QC", "JS", "KH", "KC", "??")
+    table.dice("QS QH QD QC JS KH KC ??")
     assert table.lines()[0] == "roll into the tray (7 of 8 dice read)"
-    table.dice(*"QS QH QD QC JS KH KC 9S".split())
+    table.dice("QS QH QD QC JS KH KC 9S")
     assert table.play.screen().title == "round 1: Ann"
     assert table.lines()[:2] == ("OK: roll 1 of 3: 180", "Q♠ Q♥ Q♦ Q♣ J♠ K♥ K♣ 9♠")
     table.ok()
     assert table.play.screen().title == "round 1: Ann, roll 2 of 3"
     assert table.lines()[0] == "OK: Ann stands on 180  (1/2)"  # the dice still lie: no new roll
     table.ok()
-    table.dice(*"QS QH QD QC QH KH KD JS".split())
+    table.dice("QS QH QD QC QH KH KD JS")
     table.ok()
     table.choose("Bob stands")
     assert "Ann 120 (lost 4Q to Bob)" in table.lines()
@@ -83,9 +83,9 @@ def test_the_tray_the_counter_and_takeaways(tmp_path: Path) -> None:
 
 def test_impossible_faces_and_undo(tmp_path: Path) -> None:
     table = Table(tmp_path / "j.db", "pinzique", ["Ann", "Bob"])
-    table.dice(*"QH QH QH 9C TC JH QC KS".split())
+    table.dice("QH QH QH 9C TC JH QC KS")
     assert table.lines()[0].startswith("! no set of dice can show this roll")
-    table.dice(*BONUS.split())
+    table.dice(BONUS)
     table.ok()
     table.undo()
     assert table.play.state.game.rolls_made == 0 and table.lines()[0] == "OK: roll 1 of 3: 160"
@@ -94,7 +94,7 @@ def test_impossible_faces_and_undo(tmp_path: Path) -> None:
 def test_a_tie_goes_to_playoffs(tmp_path: Path) -> None:
     table = Table(tmp_path / "j.db", "pinzique", ["Ann", "Bob"], {"rounds": 1, "rolls": 1})
     for faces in ("9C TD JD QS KH AC 9S TC", "9D TS JC QD KS AH 9H TH"):  # 0 each
-        table.dice(*faces.split())
+        table.dice(faces)
         table.press("ok")
     assert table.play.state.game.label == "P1"
     assert table.play.screen().title == "playoff 1: Ann, roll 1 of 1"

@@ -95,6 +95,8 @@ class Flow(ABC, Generic[State]):
         self.error: str | None = None
         """Why the last confirmation was refused, shown until the next one."""
         self._cursor = 0
+        self.page = 0
+        """Which page of a long screen to show: NEXT and BACK turn it when there is nothing to choose."""
         self._shown: tuple[str, ...] = ()
         self._marks: dict[int, int] = {}
 
@@ -177,19 +179,24 @@ class Flow(ABC, Generic[State]):
         return prompt.options
 
     def press(self, state: State, pressed: Input) -> Proposal | None:
-        """The event a press asks to confirm, if any; NEXT and BACK move the selection."""
+        """The event a press asks to confirm, if any; NEXT and BACK move the selection, or with fewer than
+        two options turn the page (``page``)."""
         if isinstance(pressed, PanelEvent):
             if pressed.button == "action":
                 return self.panel(state, pressed)
             pressed = Press("ok", held=pressed.kind == "hold")
         self.note(state)
         options = self._sync(self.prompt(state))
-        if pressed.held or not options:
+        step = 1 if pressed.button == "next" else -1
+        if pressed.held:
             return None
         if pressed.button == "ok":
-            chosen = options[self._cursor]
-            return chosen.kind, dict(chosen.data)
-        self._cursor = (self._cursor + (1 if pressed.button == "next" else -1)) % len(options)
+            chosen = options[self._cursor] if options else None
+            return (chosen.kind, dict(chosen.data)) if chosen else None
+        if len(options) < 2:  # nothing to choose between: NEXT and BACK turn the screen's pages
+            self.page += step
+        else:
+            self._cursor = (self._cursor + step) % len(options)
         return None
 
     def screen(self, state: State) -> Screen:

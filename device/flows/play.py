@@ -22,6 +22,14 @@ next game with the same players and settings.
 ('OK: add 2', '! 3 is the most')
 >>> play.press(Press("ok", held=True)); play.state
 0
+
+A long screen is paged; with nothing to choose between, NEXT turns the page:
+
+>>> class Long(Tally):
+...     def prompt(self, state): return Prompt("Long", lines=tuple(f"line {n}" for n in range(12)))
+>>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
+>>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[0]
+('1/2', None, '2/2', 'line 6')
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from device.buttons import Press
 from device.flows.flow import Flow, Input, State
 from device.journal import Journal, JournalError
 from device.panel import PanelEvent
-from device.screens import Screen
+from device.screens import Screen, paged
 from device.session import Session
 from scoring.cards import Card
 from vision.tracker import CardEvent
@@ -70,7 +78,7 @@ class Play(Generic[State]):
         try:
             if undo:
                 flow.note(self.session.undo())
-                flow.error = None
+                flow.error, flow.page = None, 0
                 return
             result = flow.result(self.state)
             if result is not None and _is_ok(pressed):
@@ -82,16 +90,21 @@ class Play(Generic[State]):
             proposal = flow.press(self.state, pressed)
             if proposal is not None:
                 flow.note(self.session.confirm(*proposal))
-                flow.error = None
+                flow.error, flow.page = None, 0
         except (ValueError, JournalError) as error:
             flow.error = flow.explain(error)
 
     def screen(self) -> Screen:
-        """What the OLED shows now."""
+        """What the game shows now, all of it (``view`` is the page on the OLED)."""
         screen = self.flow.screen(self.state)
         if self.flow.result(self.state) is not None:
             screen = replace(screen, lines=("OK: new game", *screen.lines))
         return screen
+
+    def view(self) -> Screen:
+        """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""
+        pages = paged(self.screen())
+        return pages[self.flow.page % len(pages)]
 
 
 def _is_ok(pressed: Input) -> bool:

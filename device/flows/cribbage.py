@@ -173,7 +173,7 @@ class CribbageFlow(Flow[State]):
         waiting.sort(key=lambda pair: order[pair[1]])
         run = f"count {game.count}" + (f": {_symbols(game.run)}" if game.run else "")
         lines = [*self.unread(*self._seats()), run, *scored]
-        options = [Option(f"{self.players[game.turn]} says go", "go", {"seat": game.turn})] if game.run else []
+        options = [Option(f"{self.players[game.turn]} says go", "go", {"seat": game.turn})] if _goes_out(game) else []
         if waiting:
             seat, card = waiting[0]
             trial = self.trial(state, "lay", {"seat": seat, "card": card.code})
@@ -230,6 +230,19 @@ class CribbageFlow(Flow[State]):
 
     def _seats(self) -> list[str]:
         return [seat_zone(seat) for seat in range(len(self.players))]
+
+
+def _goes_out(game: Game) -> bool:
+    """Whether goes said from here, with no card laid, end the game (a go point to the last to lay): the
+    one go no card follows, so the buttons offer it. Any other go shows in the next card laid."""
+    for _ in range(game.settings.players):
+        try:
+            game = game.apply(Go(game.turn))
+        except GameError:
+            return False
+        if game.phase is Phase.OVER or not game.run:
+            return game.phase is Phase.OVER
+    return False
 
 
 def _run(game: Game, events: Iterable[Event]) -> tuple[Game, tuple[Peg, ...]]:

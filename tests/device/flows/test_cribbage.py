@@ -6,6 +6,7 @@ confirmation; misreads are corrected by the table."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -127,9 +128,26 @@ def test_goes_follow_from_the_order_of_play(tmp_path: Path) -> None:
         table.ok()
     assert table.play.state.game.count == 29
     table.put("seat2", "6D")  # Bob cannot lay at 29, nor Ann: Ann pegs the go and Bob leads 6♦
-    assert table.lines() == ("OK: Bob lays 6♦  (1/2)", "Ann: go 1", "count 29: K♠ 10♥ 9♠", "Ann 0  Bob 2")
+    assert table.lines() == ("OK: Bob lays 6♦", "Ann: go 1", "count 29: K♠ 10♥ 9♠", "Ann 0  Bob 2")
     table.ok()
     assert table.play.state.game.scores == (1, 2) and table.play.state.game.count == 6
+
+
+def test_a_go_that_ends_the_game_is_offered(tmp_path: Path) -> None:
+    table = Table(tmp_path / "j.db", "cribbage", ["Ann", "Bob"], {"target": 61})
+    table.choose("Bob deals")
+    table.put("starter", "JD")
+    table.ok()
+    for seat, code in [(1, "KS"), (2, "TH"), (1, "9S")]:
+        table.put(f"seat{seat}", code)
+        table.ok()
+        assert not table.lines()[0].startswith("OK:")  # goes show in the next card laid
+    game = table.play.state.game
+    table.play.session.state = replace(table.play.state, game=replace(game, scores=(60, 2)))  # Ann on 60
+    assert table.lines()[0] == "OK: Bob says go"
+    table.ok()
+    table.choose("Ann says go")
+    assert table.play.flow.result(table.play.state)["winner"] == "Ann"
 
 
 def test_a_go_by_the_seat_panel_and_undo(tmp_path: Path) -> None:

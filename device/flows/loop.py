@@ -1,0 +1,71 @@
+"""The device's loop around a game: each frame through the card reader, the zones and the tracker into
+the game; the buttons and the seat panel into confirmations; the game's page onto the OLED.
+
+Every part is given, so the loop runs the same on a Pi and in tests: ``read`` is the card reader
+(``vision.cards.read_cards`` on the device), ``dice`` says what a frame shows in the dice tray once a roll
+has settled (or None), ``buttons`` has ``take()`` (``device.buttons.Buttons``), ``panel`` has
+``get(timeout)`` (``device.panel.SeatPanel``), ``display`` has ``show(screen)`` (``device.display.Display``).
+The display is written only when the page changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from device.buttons import Press
+from device.flows.play import Play
+from device.panel import PanelEvent
+from device.screens import Screen
+from scoring.cards import Card
+from vision.observations import CardSighting
+from vision.tracker import Tracker
+from vision.zones import Calibration
+
+Reader = Callable[[np.ndarray], list[CardSighting]]
+DiceReader = Callable[[np.ndarray], Sequence[Card | None] | None]
+
+
+class ButtonSource(Protocol):
+    def take(self) -> list[Press]: ...
+
+
+class PanelSource(Protocol):
+    def get(self, timeout: float | None = None) -> PanelEvent | None: ...
+
+
+class Screen_(Protocol):
+    def show(self, screen: Screen) -> None: ...
+
+
+class Loop:
+    """One table's device loop; call ``step(frame)`` for each camera frame."""
+
+    def __init__(self, play: Play[Any], read: Reader, calibration: Calibration, display: Screen_, *,
+                 tracker: Tracker | None = None, buttons: ButtonSource | None = None,
+                 panel: PanelSource | None = None, dice: DiceReader | None = None) -> None:
+        self.play, self.read, self.calibration, self.display = play, read, calibration, display
+        self.tracker = tracker or Tracker()
+        self.buttons, self.panel, self.dice = buttons, panel, dice
+        self.shown: Screen | None = None
+
+    def step(self, frame: np.ndarray) -> Screen:
+        """Take one frame and the presses since the last, and show the page; returns the page shown."""
+        height, width = frame.shape[:2]
+        sightings = self.calibration.for_frame(width, height).assign_zones(self.read(frame))
+        self.play.see(self.tracker.update(sightings))
+        if self.dice is not None:
+            faces = self.dice(frame)
+            if faces is not None:
+                self.play.see_dice(faces)
+        for press in self.buttons.take() if self.buttons else []:
+            self.play.press(press)
+        while self.panel is not None and (event := self.panel.get(timeout=0)) is not None:
+            self.play.press(event)
+        page = self.play.view()
+        if page != self.shown:
+            self.display.show(page)
+            self.shown = page
+        return page

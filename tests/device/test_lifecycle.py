@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import textwrap
 import threading
 import time
@@ -22,41 +20,26 @@ from device.journal import Journal
 from device.lifecycle import Lifecycle, stopped_screen
 from device.notify import Notifier
 from device.screens import render
+from tests.device.notify_standin import NotifySocket
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def notify_socket() -> Iterator[tuple[str, socket.socket]]:
-    """A stand-in for systemd's notify socket: its address and the listening socket."""
-    with tempfile.TemporaryDirectory(prefix="ts-") as folder:
-        address = str(Path(folder) / "notify")
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        listener.bind(address)
-        listener.settimeout(0)
-        yield address, listener
-        listener.close()
-
-
-def received(listener: socket.socket) -> list[str]:
-    messages = []
-    while True:
-        try:
-            messages.append(listener.recv(4096).decode())
-        except BlockingIOError:
-            return messages
+@pytest.fixture(name="listener")
+def listener_fixture() -> Iterator[NotifySocket]:
+    with NotifySocket() as listener:
+        yield listener
 
 
 def same_image(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and ImageChops.difference(a.convert("L"), b.convert("L")).getbbox() is None
 
 
-def test_sigterm_mid_step_finishes_the_step(notify_socket: tuple[str, socket.socket]) -> None:
-    address, listener = notify_socket
+def test_sigterm_mid_step_finishes_the_step(listener: NotifySocket) -> None:
     display = Display(open_device("dummy"))
     done: list[tuple[int, str]] = []
     before = signal.getsignal(signal.SIGTERM)
-    with Lifecycle(Notifier({"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "60000000"}), display) as life:
+    with Lifecycle(Notifier({"NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "60000000"}), display) as life:
         life.ready("tiny loop")
         step = 0
         while life.alive():
@@ -68,7 +51,7 @@ def test_sigterm_mid_step_finishes_the_step(notify_socket: tuple[str, socket.soc
     assert done == [(n, half) for n in (1, 2, 3) for half in ("begin", "end")]
     assert life.reason == "SIGTERM"
     assert signal.getsignal(signal.SIGTERM) is before
-    assert received(listener) == ["READY=1", "STATUS=tiny loop", "WATCHDOG=1", "STOPPING=1"]
+    assert listener.received() == ["READY=1", "STATUS=tiny loop", "WATCHDOG=1", "STOPPING=1"]
     assert same_image(display.device.image, render(stopped_screen()))
     display.device.cleanup()  # what luma does when the process exits: the stopped screen stays up
     assert same_image(display.device.image, render(stopped_screen()))
@@ -85,11 +68,10 @@ def test_wait_wakes_at_once_on_sigint() -> None:
     assert life.reason == "SIGINT" and not life.alive()
 
 
-def test_wait_feeds_the_watchdog(notify_socket: tuple[str, socket.socket]) -> None:
-    address, listener = notify_socket
-    with Lifecycle(Notifier({"NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"})) as life:
+def test_wait_feeds_the_watchdog(listener: NotifySocket) -> None:
+    with Lifecycle(Notifier({"NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "200000"})) as life:
         assert life.wait(0.3)
-    assert received(listener).count("WATCHDOG=1") >= 2
+    assert listener.received().count("WATCHDOG=1") >= 2
 
 
 def test_a_second_signal_stops_at_once() -> None:
@@ -101,12 +83,11 @@ def test_a_second_signal_stops_at_once() -> None:
     assert same_image(display.device.image, render(stopped_screen()))
 
 
-def test_an_error_shows_on_the_stopped_screen(notify_socket: tuple[str, socket.socket]) -> None:
-    address, listener = notify_socket
+def test_an_error_shows_on_the_stopped_screen(listener: NotifySocket) -> None:
     display = Display(open_device("dummy"))
-    with pytest.raises(OSError), Lifecycle(Notifier({"NOTIFY_SOCKET": address}), display):
+    with pytest.raises(OSError), Lifecycle(Notifier({"NOTIFY_SOCKET": listener.address}), display):
         raise OSError("camera gone")
-    assert received(listener) == ["STOPPING=1", "STATUS=stopped: camera gone"]
+    assert listener.received() == ["STOPPING=1", "STATUS=stopped: camera gone"]
     assert same_image(display.device.image, render(stopped_screen(OSError("camera gone"))))
 
 
@@ -132,10 +113,9 @@ with Journal(folder + "/journal.db") as journal, \\
 """
 
 
-def test_a_service_loop_stops_cleanly_on_sigterm(notify_socket: tuple[str, socket.socket]) -> None:
-    address, listener = notify_socket
-    folder = Path(address).parent
-    env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "1000000", "PYTHONPATH": str(ROOT)}
+def test_a_service_loop_stops_cleanly_on_sigterm(listener: NotifySocket) -> None:
+    folder = listener.folder
+    env = {**os.environ, "NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "1000000", "PYTHONPATH": str(ROOT)}
     env.pop("WATCHDOG_PID", None)
     child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(TINY_LOOP), str(folder)], env=env,
                              stdout=subprocess.PIPE, text=True)
@@ -153,7 +133,7 @@ def test_a_service_loop_stops_cleanly_on_sigterm(notify_socket: tuple[str, socke
         assert game is not None
         events = [(event.kind, event.data["step"]) for event in journal.events(game.id)]
     assert events == [("begin", 1), ("end", 1), ("begin", 2), ("end", 2)]
-    messages = received(listener)
+    messages = listener.received()
     assert messages[0] == "READY=1" and messages[-1] == "STOPPING=1" and "WATCHDOG=1" in messages
     frames = sorted((folder / "oled").glob("*.png"))
     assert same_image(Image.open(frames[-1]), render(stopped_screen()))

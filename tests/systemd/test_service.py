@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ from device import cli
 from device.journal import Journal
 from device.lifecycle import stopped_screen
 from device.screens import render
+from tests.device.notify_standin import NotifySocket
 
 NOT_BUILT = "run" in getattr(cli, "LATER", {})
 pytestmark = pytest.mark.skipif(NOT_BUILT, reason="tablescore run is not built yet (issue 10)")
@@ -38,10 +37,10 @@ def command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "device.cli"]
 
 
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="ts-") as name:  # short: socket paths hold 107 bytes at most
-        yield Path(name)
+@pytest.fixture(name="listener")
+def listener_fixture() -> Iterator[NotifySocket]:
+    with NotifySocket() as listener:
+        yield listener
 
 
 def configuration(folder: Path) -> Path:
@@ -70,10 +69,9 @@ path = "{folder / 'journal.db'}"
     return path
 
 
-def test_run_under_systemd_notify_and_watchdog(folder: Path) -> None:
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    listener.bind(str(folder / "notify"))
-    env = {**os.environ, "NOTIFY_SOCKET": str(folder / "notify"),
+def test_run_under_systemd_notify_and_watchdog(listener: NotifySocket) -> None:
+    folder = listener.folder
+    env = {**os.environ, "NOTIFY_SOCKET": listener.address,
            "WATCHDOG_USEC": str(int(WATCHDOG_SECONDS * 1_000_000)), "GPIOZERO_PIN_FACTORY": "mock"}
     env.pop("WATCHDOG_PID", None)
     config = configuration(folder)
@@ -84,9 +82,9 @@ def test_run_under_systemd_notify_and_watchdog(folder: Path) -> None:
     def take(until: float, wanted: str | None = None) -> None:
         """Collect notifications until the time ``until`` (monotonic), or until ``wanted`` arrives."""
         while (left := until - time.monotonic()) > 0:
-            listener.settimeout(left)
+            listener.socket.settimeout(left)
             try:
-                message = listener.recv(4096).decode()
+                message = listener.socket.recv(4096).decode()
             except TimeoutError:
                 return
             received.extend((time.monotonic(), line) for line in message.splitlines())
@@ -105,7 +103,6 @@ def test_run_under_systemd_notify_and_watchdog(folder: Path) -> None:
     finally:
         child.kill()
         output = child.communicate()[0]
-        listener.close()
     assert status == 0, output
     lines = [line for _, line in received]
     pings = [at for at, line in received if line == "WATCHDOG=1" and at >= ready_at]

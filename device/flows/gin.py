@@ -48,7 +48,8 @@ KNOCK_SETTINGS = ("aces", "knock_limit", "gin_bonus", "undercut_bonus", "big_gin
 @dataclass(frozen=True)
 class State:
     """The hands scored so far (winner and points; a dead hand has no winner), a knock waiting for the
-    hands to be laid out, the latest settlement, and how many knocks there have been."""
+    hands to be laid out, the latest settlement, and how many knocks have been settled (or refused): the
+    hands laid out for each are set aside once it is."""
 
     rules: Rules
     game_rules: GameRules
@@ -56,7 +57,7 @@ class State:
     knocker: int | None = None
     last: tuple[int, Settlement] | None = None
     """The latest knock settled: the knocker and the settlement."""
-    knocks: int = 0
+    settled: int = 0
     score: GameScore = field(init=False)
 
     def __post_init__(self) -> None:
@@ -83,7 +84,7 @@ class GinFlow(Flow[State]):
             check_fields(data, ("seat",))
             if state.knocker is not None:
                 raise ValueError(f"seat {state.knocker} has knocked: lay out both hands")
-            return replace(state, knocker=int_field(data, "seat", 0, 1), knocks=state.knocks + 1)
+            return replace(state, knocker=int_field(data, "seat", 0, 1))
         if kind == "dead":
             check_fields(data, ())
             if state.knocker is not None:
@@ -103,14 +104,14 @@ class GinFlow(Flow[State]):
         if settled.result == "illegal":
             raise ValueError(f"illegal knock: deadwood {settled.knocker.deadwood}, over {settled.limit}; the "
                              "defender accepts or refuses it")
-        last = (state.knocker, settled)
+        after = replace(state, knocker=None, last=(state.knocker, settled), settled=state.settled + 1)
         if settled.result == "refused":  # the hand goes on
-            return replace(state, knocker=None, last=last)
+            return after
         winner = state.knocker if settled.winner == "knocker" else 1 - state.knocker
-        return replace(state, hands=(*state.hands, (winner, settled.points)), knocker=None, last=last)
+        return replace(after, hands=(*state.hands, (winner, settled.points)))
 
     def hand(self, state: State) -> int:
-        return state.knocks
+        return state.settled
 
     def panel(self, state: State, event: PanelEvent) -> Proposal | None:
         """A seat's Action knocks."""

@@ -103,15 +103,15 @@ def test_an_illegal_knock_is_accepted_or_refused_by_the_defender(tmp_path: Path)
     assert table.lines()[-2:] == ("Ann scores 5", "Ann 0  Bob 0  (to 100)")
     table.choose("Bob refuses")
     state = table.play.state
-    assert state.knocker is None and state.hands == () and state.knocks == 1
+    assert state.knocker is None and state.hands == () and state.settled == 1
     table.panel(2)  # the hand goes on; Bob knocks later: the cards still out are set aside
     assert table.lines()[0] == "lay out both hands: Bob 0 of 10, Ann 0 of 10"
 
 
 def test_a_misread_card_is_corrected_by_the_table(tmp_path: Path) -> None:
     table = Table(tmp_path / "j.db", "gin", NAMES)
+    table.put("seat2", "5H 6H 7H 8H 9H KS KH KD 2C 3D")  # Bob lays out his hand, then knocks
     table.choose("Bob knocks")
-    table.put("seat2", "5H 6H 7H 8H 9H KS KH KD 2C 3D")
     [unread] = table.put("seat1", "TH JH 4H 2S 2D 2H 9C 9D 9S", "??")[-1:]
     assert table.lines()[:2] == ("lay out both hands: Bob 10 of 10, Ann 9 of 10", "1 card not read: straighten it")
     table.read(unread, "KD")  # misread: the K♦ is Bob's

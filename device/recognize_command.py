@@ -175,7 +175,10 @@ def load_image(image: str) -> Image:
         raise RecognizeError("no such file")
     if path.is_dir():
         raise RecognizeError("is a folder, not an image")
-    frame = cv2.imread(image, cv2.IMREAD_COLOR)
+    try:
+        frame = cv2.imread(image, cv2.IMREAD_COLOR)
+    except cv2.error as error:  # a header claiming more pixels than memory holds, among others
+        raise RecognizeError(f"cannot be read as an image: {error.err or error}") from None
     if frame is None:
         raise RecognizeError("not an image OpenCV can read (PNG, JPEG, BMP, TIFF, WebP...)")
     result: Image = np.asarray(frame, dtype=np.uint8)
@@ -218,7 +221,10 @@ def draw(result: Recognized) -> Image:
         corners = np.round(seen).astype(np.int32)
         cv2.polylines(canvas, [corners], True, ZONE_COLOUR, max(1, thick // 2), cv2.LINE_AA)
         if not any(name.startswith(zone.name + ".") for name in names):  # label the innermost zones
-            label_at(canvas, zone.name, corners.mean(axis=0), ZONE_COLOUR, 0.5 * scale)
+            room = int(np.ptp(corners[:, 0])) - 4
+            size = max(0.5 * scale, SMALLEST)
+            label = zone.name if text_size(zone.name, size)[0] <= room else short_name(zone.name)
+            label_at(canvas, label, corners.mean(axis=0), ZONE_COLOUR, size)
     for card in result.cards:
         colour = READ_COLOUR if card.card else UNKNOWN_COLOUR
         if len(card.outline) >= 2:
@@ -229,11 +235,33 @@ def draw(result: Recognized) -> Image:
     return canvas
 
 
+SMALLEST = 0.35
+"""The smallest text size drawn (OpenCV font scale): still readable."""
+
+
+def short_name(zone: str) -> str:
+    """A zone's name short enough for a narrow zone.
+
+    >>> short_name("seat2.middle"), short_name("seat1"), short_name("crib")
+    ('2m', '1', 'crib')
+    """
+    if not zone.startswith("seat"):
+        return zone
+    number, _, row = zone[4:].partition(".")
+    return number + row[:1]
+
+
+def text_size(text: str, size: float) -> tuple[int, int, int]:
+    """The width, height and baseline of ``text`` drawn at ``size``."""
+    (width, height), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
+    return width, height, base
+
+
 def label_at(canvas: Image, text: str, where: npt.NDArray[Any], colour: tuple[int, int, int], size: float) -> None:
     """Write ``text`` centred on ``where``, on a dark box so it shows on any table."""
-    size = max(size, 0.35)
+    size = max(size, SMALLEST)
     weight = max(1, round(size * 2))
-    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, weight)
+    w, h, base = text_size(text, size)
     x, y = int(where[0] - w / 2), int(where[1] + h / 2)
     cv2.rectangle(canvas, (x - 2, y - h - 2), (x + w + 2, y + base), (0, 0, 0), -1)
     cv2.putText(canvas, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, colour, weight, cv2.LINE_AA)

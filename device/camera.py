@@ -56,7 +56,10 @@ class FolderCamera:
             self.at = 0
         path = self.paths[self.at]
         self.at += 1
-        frame = cv2.imread(str(path))
+        try:
+            frame = cv2.imread(str(path))
+        except cv2.error as error:  # a header claiming more pixels than memory holds, among others
+            raise CameraError(f"the frame {path} cannot be read as an image: {error.err or error}") from None
         if frame is None:
             raise CameraError(f"the frame {path} cannot be read as an image")
         return frame

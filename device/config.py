@@ -23,6 +23,7 @@ device.config.ConfigError: configuration: [display] kind: 'lcd' is not one of ss
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 import types
 import typing
@@ -72,6 +73,7 @@ class Buttons(Section):
         pins = [self.ok, self.back, self.next]
         if len(set(pins)) != 3 or not all(0 <= pin <= 27 for pin in pins):
             raise ValueError(f"pins {pins} must be three different BCM pins 0-27")
+        _positive(self.hold_time, "hold_time", "seconds")
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,10 @@ class Display(Section):
     def check(self) -> None:
         _one_of(self.kind, DISPLAY_KINDS, "kind")
         _one_of(self.rotate, (0, 1, 2, 3), "rotate")
+        if self.port < 0:
+            raise ValueError(f"port: {self.port} is not an I2C bus number (0, 1, ...)")
+        if not 0 <= self.address <= 0x7F:
+            raise ValueError(f"address: {self.address} is not a 7-bit I2C address (0x00-0x7F, usually 0x3C)")
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,11 @@ class Camera(Section):
     width: int = 1280
     height: int = 720
     fps: float = 10.0
+
+    def check(self) -> None:
+        _positive(self.width, "width", "pixels")
+        _positive(self.height, "height", "pixels")
+        _positive(self.fps, "fps", "frames a second")
 
 
 @dataclass(frozen=True)
@@ -130,6 +141,11 @@ class Config:
 def _one_of(value: object, allowed: tuple[object, ...], name: str) -> None:
     if value not in allowed:
         raise ValueError(f"{name}: {value!r} is not one of {', '.join(map(str, allowed))}")
+
+
+def _positive(value: float, name: str, unit: str) -> None:
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name}: {value!r} must be a number of {unit} above 0")
 
 
 def _section(kind: type[Section], data: object, name: str) -> Section:

@@ -100,6 +100,8 @@ def score_line(game: Game, line: bytes) -> dict[str, Any]:
         request = json.loads(text)
     except json.JSONDecodeError as error:
         return {"error": f"line is not JSON: {error.msg} at column {error.colno}"}
+    except ValueError:  # json reads a number Python will not make an int of (int_max_str_digits)
+        return {"error": f"line holds a number of more than {sys.get_int_max_str_digits()} digits"}
     except RecursionError:
         return {"error": "line is not JSON: nested too deeply"}
     try:

@@ -386,16 +386,20 @@ def _game_hand(number: int, hand: object) -> tuple[int | None, int]:
     where = f"hands[{number}]"
     if not isinstance(hand, Mapping):
         raise RequestError(f"{where!r} is an object like {{\"winner\": \"A\", \"points\": 25}}, not {hand!r}")
-    check_fields(hand, required={"winner"}, optional={"points"})
+    try:  # the shared checks name the field; say which hand it is in
+        check_fields(hand, required={"winner"}, optional={"points"})
+        points = int_field(hand, "points", 0, 10000) if "points" in hand else None
+    except RequestError as error:
+        raise RequestError(f"{where!r}: {error}") from None
     if hand["winner"] is None:
-        if hand.get("points", 0) != 0:
+        if points:
             raise RequestError(f"{where!r} has no winner (a dead hand), so it scores no points")
         return None, 0
     if hand["winner"] not in PLAYERS:
         raise RequestError(f"{where + '.winner'!r} is \"A\", \"B\" or null, not {hand['winner']!r}")
-    if "points" not in hand:
+    if points is None:
         raise RequestError(f"missing field 'points' in {where!r}")
-    return PLAYERS.index(hand["winner"]), int_field(hand, "points", 0, 10000)
+    return PLAYERS.index(hand["winner"]), points
 
 
 def _game_request(request: Mapping[str, Any]) -> dict[str, Any]:

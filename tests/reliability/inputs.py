@@ -49,6 +49,7 @@ from device.panel import PanelEvent, SeatPanel
 from firmware import protocol
 from scoring import games, pinzique_guide
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
+from scoring.pinzique_roll import score_roll
 from vision.zones import Calibration, ZoneError
 
 LIMIT_S = 10.0
@@ -179,19 +180,27 @@ def mutate(data: object, rng: random.Random, names: list[str], toml: bool = Fals
     return data
 
 
-def _nodes(data: object, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], object]]:
+def nodes(data: object, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], object]]:
+    """Every node of JSON-shaped ``data`` with its path of keys and indexes, the whole first."""
     yield path, data
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
     for key, item in items:
-        yield from _nodes(item, (*path, key))
+        yield from nodes(item, (*path, key))
 
 
-def _codes(data: object) -> list[str]:
-    return [node for _, node in _nodes(data) if isinstance(node, str) and len(node) <= 3]
+def card_codes(data: object) -> list[tuple[tuple[object, ...], str]]:
+    """The strings in ``data`` short enough to be card codes, with their paths."""
+    return [(path, node) for path, node in nodes(data) if path and isinstance(node, str) and len(node) <= 3]
 
 
 def _mutate_once(data: object, rng: random.Random, names: list[str], toml: bool) -> object:
-    path, node = rng.choice(list(_nodes(data)))
+    codes = card_codes(data)
+    if len(codes) >= 2 and rng.random() < 0.25:  # two cards change places: often still a good request
+        (first, _), (second, _) = rng.sample(codes, 2)
+        a, b = parent_of(data, first), parent_of(data, second)
+        a[first[-1]], b[second[-1]] = b[second[-1]], a[first[-1]]
+        return data
+    path, node = rng.choice(list(nodes(data)))
     roll = rng.random()
     if isinstance(node, dict) and roll < 0.5:
         if node and rng.random() < 0.5:
@@ -212,9 +221,8 @@ def _mutate_once(data: object, rng: random.Random, names: list[str], toml: bool)
         else:
             rng.shuffle(node)
         return data
-    codes = _codes(data)
-    if isinstance(node, str) and codes and roll < 0.7:
-        new: object = rng.choice(codes) if rng.random() < 0.5 else card_code(rng)  # a card used twice, or a near miss
+    if isinstance(node, str) and codes and roll < 0.7:  # a card used twice, or a near miss
+        new: object = rng.choice(codes)[1] if rng.random() < 0.5 else card_code(rng)
     elif roll < 0.8:
         new = value(rng, toml=toml)
     elif roll < 0.9:
@@ -223,10 +231,14 @@ def _mutate_once(data: object, rng: random.Random, names: list[str], toml: bool)
         new = rng.choice(NUMBERS)
     if not path:
         return new
-    parent = data
+    parent_of(data, path)[path[-1]] = new
+    return data
+
+
+def parent_of(data: Any, path: tuple[Any, ...]) -> Any:
+    """The list or dict holding the node at ``path``."""
     for key in path[:-1]:
-        parent = parent[key]  # type: ignore[index]
-    parent[path[-1]] = new  # type: ignore[index]
+        data = data[key]
     return data
 
 
@@ -522,7 +534,7 @@ def check_config(raw: bytes) -> str:
 
 
 _GUIDE_GOOD = tomllib.loads((Path(pinzique_guide.__file__).parent / "data" / "pinzique.toml").read_text("utf-8"))
-_GUIDE_NAMES = sorted({key for path, _ in _nodes(_GUIDE_GOOD) for key in path if isinstance(key, str)})
+_GUIDE_NAMES = sorted({key for path, _ in nodes(_GUIDE_GOOD) for key in path if isinstance(key, str)})
 
 
 def check_guide(raw: bytes) -> str:
@@ -538,6 +550,8 @@ def check_guide(raw: bytes) -> str:
         return "refused"
     if len(guide.dice) != 8 or any(len(die) != 6 for die in guide.dice):
         raise Failure("nonsense accepted", f"dice {guide.dice}")
+    with refusal(()):  # a guide that loads scores any roll of its dice
+        score_roll([die[number % 6] for number, die in enumerate(guide.dice)], guide)
     return "accepted"
 
 
@@ -816,7 +830,7 @@ def command_line(rng: random.Random) -> tuple[str, list[str]]:
               lambda: str(rng.choice(NUMBERS))]
     game = rng.choice(games.names())
     sample = rng.choice(games.game(game).SAMPLES)
-    words = [code for code in _codes(sample) if len(code) == 2][:13] if rng.random() < 0.5 else []
+    words = [code for _, code in card_codes(sample) if len(code) == 2][:13] if rng.random() < 0.5 else []
     for _ in range(rng.randrange(8)):
         words.insert(rng.randrange(len(words) + 1), rng.choice(tokens)())
     return game, words

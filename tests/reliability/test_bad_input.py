@@ -22,17 +22,20 @@ from hypothesis import strategies as st
 
 from device import config, score_command
 from scoring import games
-from tests.reliability.inputs import HUGE_INT, TARGETS, _nodes, check_card_frame, clear
+from tests.reliability.inputs import HUGE_INT, TARGETS, card_codes, check_card_frame, clear, nodes, parent_of
 
-EXAMPLES = {"cards": 400, "frames": 300, "link": 40, "card frames": 0}
-"""Inputs per target in CI (default 120): a few seconds in all; the benchmark runs many more."""
+EXAMPLES = {"cards": 1000, "frames": 500, "link": 60}
+"""Inputs per target in CI (default 200): about 20 s in all; the benchmark runs many more."""
+
+FUZZED = [name for name in TARGETS if name != "card frames"]
+"""The card reader (vision/cards.py) is checked frame by frame at the end, while it is not in every tree."""
 
 
-@pytest.mark.parametrize("name", [name for name in TARGETS if EXAMPLES.get(name, 1)])
+@pytest.mark.parametrize("name", FUZZED)
 def test_no_input_crashes_hangs_or_goes_unexplained(name: str) -> None:
     target = TARGETS[name]
 
-    @settings(max_examples=EXAMPLES.get(name, 120), deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=EXAMPLES.get(name, 200), deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.randoms(use_true_random=False))
     def check(rng):
         assert target.check(target.generate(rng)) in ("accepted", "refused")
@@ -52,13 +55,10 @@ WRONG = [{"x": 1}, 10**30, -1, 1.5, True, None, "ß♥", "", [[["AS"]]]]
 def requests_with_a_wrong_value(game: str):
     """Each sample with one value (anywhere in it) replaced by a wrong one: (top-level field, request)."""
     for sample in games.game(game).SAMPLES:
-        for path, _ in _nodes(sample):
+        for path, _ in nodes(sample):
             for wrong in WRONG if path else ():
                 request = copy.deepcopy(sample)
-                parent = request
-                for key in path[:-1]:
-                    parent = parent[key]
-                parent[path[-1]] = wrong
+                parent_of(request, path)[path[-1]] = wrong
                 yield path[0], request
 
 
@@ -88,16 +88,12 @@ def test_an_unknown_field_is_named(game: str) -> None:
 @pytest.mark.parametrize("game", ["barbu", "cribbage", "gin", "ofc"])  # Pinzique's dice show each card twice
 def test_a_card_given_twice_is_refused_naming_the_card(game: str) -> None:
     for sample in games.game(game).SAMPLES:
-        codes = [(path, node) for path, node in _nodes(sample) if isinstance(node, str) and len(node) == 2
-                 and node[1] in "SHDC"]
+        codes = [(path, code) for path, code in card_codes(sample) if len(code) == 2 and code[1] in "SHDC"]
         if len(codes) < 2:
             continue
         request = copy.deepcopy(sample)
         (path, _), (_, first) = codes[-1], codes[0]
-        parent = request
-        for key in path[:-1]:
-            parent = parent[key]
-        parent[path[-1]] = first
+        parent_of(request, path)[path[-1]] = first
         [answer] = batch(game, [json.dumps(request).encode()])
         clear(answer["error"], first)
 

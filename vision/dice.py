@@ -48,22 +48,30 @@ MIN_WINDOW, MAX_WINDOW = 9, 90
 """A window's longer side in pixels: a die from about 14 to 140 pixels across."""
 NEAR = 9
 """Pixels around each pixel where the paper's brightness is taken (a window is brighter than 0.6 of it)."""
-BRIGHT = 0.6
+BRIGHT = (0.6, 0.7)
 FILLED = 0.5
 """A window's paper covers at least this share of its outline (the glyph takes the rest)."""
-DIE_SCORE = 0.6
-"""A window whose ink correlates less than this with a sticker's layout is not a die's sticker."""
-TURN_MARGIN = 0.15
-"""The sticker's way up is sure when its best turn fits (layout and glyph correlations added) this much
-better than the next."""
-RANK_SCORE, RANK_MARGIN = 0.7, 0.1
-"""A rank is read when its glyph correlates at least RANK_SCORE and RANK_MARGIN more than any other."""
-GREY, COLOURED = 0.1, 0.2
+DIE_SCORE = 0.72
+"""A window whose sticker's ink correlates less than this with a whole sticker of any rank (frame, band
+and glyph) is not a die's sticker."""
+TURN_MARGIN = 0.1
+"""The sticker's way up is sure when a whole sticker correlates this much better that way up than any
+other."""
+RANK_SCORE, RANK_SURE = 0.7, 0.995
+"""A rank is read when its glyph correlates best, at least RANK_SCORE, and the discriminant gives it a
+probability of at least RANK_SURE."""
+GREY, COLOURED = 0.08, 0.16
 """Ink whose hue (see ``_hue``) is under GREY long is black (spades); over COLOURED, it is red, blue or
 green, by its direction; in between it is unsure."""
 HUE_COSINE, HUE_OTHER = 0.9, 0.6
 """A coloured suit is read when the ink's hue points within HUE_COSINE (cosine) of the suit's and no
 closer than HUE_OTHER to any other's."""
+EDGE_ON = 0.7
+"""A sticker foreshortened to less than this (shortest over longest side) is on a die's side, not its
+top: the camera sees no top face that slanted."""
+SIZE_SPREAD = 0.25
+"""With three or more dice read, a sticker more than this share smaller or larger than their median is
+not a die's top face (a glint, a bit of a side face)."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first."""
 
@@ -95,9 +103,35 @@ def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None) -> DiceReading
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     dice = [DieSighting(seen.face, (seen.centre[0] / shrink, seen.centre[1] / shrink), seen.confidence)
-            for seen in read_stickers(image) if seen.is_die]
+            for seen in _apart([seen for seen in read_stickers(image) if seen.is_die])]
     dice.sort(key=lambda die: (die.center[1], die.center[0]))
     return DiceReading(tuple(dice), tuple(check_faces([die.face for die in dice], guide or default_guide())))
+
+
+def _apart(stickers: list[Sticker]) -> list[Sticker]:
+    """One sticker a die: where two are found on one die (a white hole inside a glyph can pass for a
+    small window), the one laid out most like a sticker is kept; and only stickers of the dice's size."""
+    kept: list[Sticker] = []
+    for seen in sorted(stickers, key=lambda s: -s.layout):
+        if all(np.hypot(seen.centre[0] - k.centre[0], seen.centre[1] - k.centre[1]) > 0.6 * max(k.side, seen.side)
+               for k in kept):
+            kept.append(seen)
+    read = [seen.side for seen in kept if seen.face is not None]
+    if len(read) >= 3:  # the dice on a tray are all about one size: smaller or larger windows are not dice
+        typical = float(np.median(read))
+        kept = [seen for seen in kept if abs(seen.side / typical - 1) <= SIZE_SPREAD]
+    return kept
+
+
+def flatness(metric: np.ndarray) -> float:
+    """How face-on a surface looks, from its metric J Jᵀ (2x2): the shorter over the longer axis, 1 when
+    it faces the camera, smaller as it slants away.
+
+    >>> flatness(np.eye(2)), round(flatness(np.diag([1.0, 0.25])), 3)
+    (1.0, 0.5)
+    """
+    low, high = np.linalg.eigvalsh(metric)
+    return float(np.sqrt(max(low, 0.0) / high)) if high > 0 else 0.0
 
 
 def _as_bgr(frame: object) -> np.ndarray | None:
@@ -138,32 +172,46 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
 
 def windows(image: np.ndarray) -> list[np.ndarray]:
     """The corners (4x2 float32, clockwise on screen) of every white window framed like a sticker's."""
-    lo = cv2.min(image[..., 0], cv2.min(image[..., 1], image[..., 2]))
+    b, g, r = cv2.split(image)
+    lo = cv2.min(b, cv2.min(g, r))
     near = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (NEAR, NEAR)))
-    bright = cv2.compare(lo, cv2.multiply(near, BRIGHT), cv2.CMP_GE)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=4)
-    x, y, w, h, area = (stats[1:, k] for k in range(5))
-    side = np.maximum(w, h)
-    keep = (side >= MIN_WINDOW) & (side <= MAX_WINDOW) & (np.minimum(w, h) >= 0.4 * side) & (area >= 0.3 * w * h)
     quads = []
-    for k in np.nonzero(keep)[0]:
-        x0, y0 = max(0, x[k] - 1), max(0, y[k] - 1)
-        mask = (labels[y0:y[k] + h[k] + 1, x0:x[k] + w[k] + 1] == k + 1).astype(np.uint8)
-        quad = _quad(mask)
-        if quad is not None:
-            quads.append(quad + np.array([x0, y0], np.float32))
+    for level in BRIGHT:
+        quads += _windows(cv2.compare(lo, cv2.multiply(near, level), cv2.CMP_GE))
     return quads
 
 
-def _quad(mask: np.ndarray) -> np.ndarray | None:
-    """The four corners of a roughly quadrilateral blob, each side a line fitted to its edge."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=len)
+def _windows(bright: np.ndarray) -> list[np.ndarray]:
+    """The quadrilateral white windows in a mask of bright pixels."""
+    contours, hierarchy = cv2.findContours(bright, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return []
+    links = hierarchy[0]  # next, previous, first child, parent
+    quads = []
+    for k, contour in enumerate(contours):
+        if links[k, 3] >= 0 or len(contour) < 2 * MIN_WINDOW:
+            continue  # a hole, or too small
+        x, y, w, h = cv2.boundingRect(contour)
+        if not MIN_WINDOW <= max(w, h) <= MAX_WINDOW or min(w, h) < 0.4 * max(w, h):
+            continue
+        holes, child = 0.0, links[k, 2]
+        while child >= 0:
+            holes += cv2.contourArea(contours[child])
+            child = links[child, 0]
+        quad = _quad(contour, holes)
+        if quad is not None:
+            quads.append(quad)
+    return quads
+
+
+def _quad(contour: np.ndarray, holes: float) -> np.ndarray | None:
+    """The four corners of the white region inside ``contour`` (with ``holes`` of that area in it, the
+    glyph) if it is a quadrilateral window, each side a line fitted to its edge."""
     hull = cv2.convexHull(contour)
     outline = cv2.contourArea(contour)
     if outline < 0.8 * cv2.contourArea(hull):
         return None  # not a quadrilateral: a window with a bite out of it, or two joined
-    if cv2.countNonZero(mask) < FILLED * outline:
+    if outline - holes < FILLED * outline:
         return None  # a ring, like the die's bare margin around its sticker, not a window holding a glyph
     perimeter = cv2.arcLength(hull, True)
     corners = cv2.approxPolyDP(hull, 0.06 * perimeter, True).reshape(-1, 2).astype(np.float32)
@@ -211,10 +259,11 @@ def _signed_area(quad: np.ndarray) -> float:
 class Templates:
     """What the reader compares stickers with, all drawn from the printed design (``vision.dice_faces``)."""
 
-    layout: np.ndarray  # (PATCH * PATCH,) the normalised ink of any sticker: frame, band, a glyph's place
+    stickers: np.ndarray  # (6, PATCH * PATCH) the normalised ink of a whole sticker of each rank
     ranks: np.ndarray  # (6, window cells) the normalised ink of each rank glyph, ``RANKS`` order
-    frame: np.ndarray  # (PATCH, PATCH) bool: cells that are frame or band on every sticker
     suits: np.ndarray  # (4, 3) each suit's hue (see ``_hue``), ``SUITS`` order
+    weights: np.ndarray  # (window cells, 6) and
+    offsets: np.ndarray  # (6,): the rank discriminant (see ``_discriminant``)
 
 
 RANKS = PINOCHLE_RANKS
@@ -230,11 +279,45 @@ def templates() -> Templates:
         drawn[card] = _balance(cv2.GaussianBlur(cv2.resize(big, (PATCH, PATCH), interpolation=cv2.INTER_AREA),
                                                 (0, 0), 0.7))
     ink = {card: patch.min(axis=-1) for card, patch in drawn.items()}
-    frame = np.all([v < 0.35 for v in ink.values()], axis=0)
+    whole = [np.mean([ink[card] for card in FACES if card.rank is rank], axis=0) for rank in RANKS]
     ranks = [np.mean([ink[card][_WINDOW_CELLS] for card in FACES if card.rank is rank], axis=0) for rank in RANKS]
     suits = [np.mean([_hue(drawn[card]) for card in FACES if card.suit is suit], axis=0) for suit in SUITS]
-    return Templates(_normalise(np.mean(list(ink.values()), axis=0).reshape(-1)),
-                     _normalise(np.array(ranks).reshape(len(RANKS), -1)), frame, np.array(suits))
+    return Templates(_normalise(np.array(whole).reshape(len(RANKS), -1)),
+                     _normalise(np.array(ranks).reshape(len(RANKS), -1)), np.array(suits),
+                     *_discriminant(np.random.default_rng(0)))
+
+
+def _discriminant(rng: np.random.Generator, per_face: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    """A linear discriminant of the ranks (shared covariance, shrunk), fitted on the stickers as the
+    reader samples them: each face drawn, blurred by a random amount, its window's corners found a little
+    off, sampled by ``_sample``, lit unevenly and noisy. It tells apart glyphs whose plain correlation is
+    close (Q, 9, J), weighing the cells where they differ."""
+    side = PATCH * 4
+    x0, y0, x1, y1 = (v * side for v in WINDOW)
+    corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+    rows, labels = [], []
+    for card in FACES:
+        face = face_image(card, side).astype(np.float32)
+        for _ in range(per_face):
+            blurred = cv2.GaussianBlur(face, (0, 0), 4 * float(rng.uniform(0.4, 1.4)))
+            quad = corners + rng.normal(0, 0.012 * side, corners.shape).astype(np.float32)
+            patch = _sample(blurred, [quad])[0][0, 0]
+            light = 1 + rng.uniform(-0.15, 0.15) * np.linspace(-1, 1, PATCH)[:, None, None]
+            patch = patch * light + rng.normal(0, rng.uniform(2, 8), patch.shape)
+            rows.append(_window_ink(_balance(patch)))
+            labels.append(RANKS.index(card.rank))
+    x, y = np.array(rows), np.array(labels)
+    means = np.array([x[y == r].mean(axis=0) for r in range(len(RANKS))])
+    spread = np.cov((x - means[y]).T)
+    spread += 0.05 * np.trace(spread) / len(spread) * np.eye(len(spread))
+    weights = np.linalg.solve(spread, means.T)
+    return weights.astype(np.float32), (-0.5 * np.sum(means.T * weights, axis=0)).astype(np.float32)
+
+
+def _window_ink(balanced: np.ndarray) -> np.ndarray:
+    """The normalised ink of the window of balanced patches (..., PATCH, PATCH, 3), flattened."""
+    ink = balanced.min(axis=-1)[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1]]
+    return _normalise(ink.reshape(*ink.shape[:-2], -1))
 
 
 def _hue(patch: np.ndarray) -> np.ndarray:
@@ -288,21 +371,29 @@ class Sticker:
     far the best beat the runner-up."""
 
     centre: tuple[float, float]
+    jacobian: np.ndarray  # 2x2: image pixels per unit of the sticker's x and y at its centre
     layout: float
     turn_margin: float
-    rank: int  # index in RANKS
+    rank: int  # index in RANKS, the glyph correlating best
     rank_score: float
-    rank_margin: float
+    rank_sure: float  # the discriminant's probability of that rank
     suit: int | None  # index in SUITS, None when unsure
 
     @property
+    def side(self) -> float:
+        """The sticker's size in pixels (the square root of its area)."""
+        return float(np.sqrt(abs(np.linalg.det(self.jacobian))))
+
+    @property
     def is_die(self) -> bool:
-        return self.layout >= DIE_SCORE
+        """Whether this is the top face of a die: laid out like a sticker, and not seen edge-on (the
+        sticker on a die's side)."""
+        return self.layout >= DIE_SCORE and flatness(self.jacobian @ self.jacobian.T) >= EDGE_ON
 
     @property
     def face(self) -> Card | None:
         """The face, when every part of it was read surely."""
-        sure = (self.turn_margin >= TURN_MARGIN and self.rank_score >= RANK_SCORE and self.rank_margin >= RANK_MARGIN
+        sure = (self.turn_margin >= TURN_MARGIN and self.rank_score >= RANK_SCORE and self.rank_sure >= RANK_SURE
                 and self.suit is not None)
         return Card(RANKS[self.rank], SUITS[self.suit]) if sure and self.suit is not None else None
 
@@ -317,33 +408,44 @@ def read_stickers(image: np.ndarray) -> list[Sticker]:
     if not quads:
         return []
     t = templates()
-    patches, centres = _sample(image, quads)  # (n, 4 turns, PATCH, PATCH, 3)
+    patches, homographies = _sample(image, quads)  # (n, 4 turns, PATCH, PATCH, 3), (n, 4, 3, 3)
     balanced = _balance(patches)
     ink = balanced.min(axis=-1)
-    layout = _normalise(ink.reshape(len(quads), 4, -1)) @ t.layout  # (n, 4 turns)
-    glyphs = _normalise(ink[:, :, _WINDOW_CELLS[0], _WINDOW_CELLS[1]].reshape(len(quads), 4, -1)) @ t.ranks.T
-    joint = layout + glyphs.max(axis=2)  # the way up is where the frame and a glyph both fit best
+    layout = (_normalise(ink.reshape(len(quads), 4, -1)) @ t.stickers.T).max(axis=2)  # (n, 4 turns)
+    features = _window_ink(balanced)  # (n, 4 turns, window cells)
+    glyphs = features @ t.ranks.T
     out = []
     for k in range(len(quads)):
-        second, best = np.sort(joint[k])[-2:]
-        turn = int(joint[k].argmax())
-        rank_second, rank_best = np.sort(glyphs[k, turn])[-2:]
-        out.append(Sticker(centres[k][turn], float(layout[k, turn]), float(best - second),
-                           int(glyphs[k, turn].argmax()), float(rank_best), float(rank_best - rank_second),
-                           _suit(_hue(balanced[k, turn]))))
+        second, best = np.sort(layout[k])[-2:]
+        turn = int(layout[k].argmax())
+        rank = int(glyphs[k, turn].argmax())
+        odds = features[k, turn] @ t.weights + t.offsets
+        sure = float(np.exp(odds[rank] - odds.max()) / np.exp(odds - odds.max()).sum())
+        centre, jacobian = _centre(homographies[k, turn])
+        out.append(Sticker(centre, jacobian, float(layout[k, turn]), float(best - second), rank,
+                           float(glyphs[k, turn, rank]), sure, _suit(_hue(balanced[k, turn]))))
     return out
 
 
-def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, list[list[tuple[float, float]]]]:
+def _centre(m: np.ndarray) -> tuple[tuple[float, float], np.ndarray]:
+    """Where a homography puts the sticker's centre, and its Jacobian there (image pixels per sticker side)."""
+    w = m[2] @ (0.5, 0.5, 1.0)
+    x, y = m[0] @ (0.5, 0.5, 1.0) / w, m[1] @ (0.5, 0.5, 1.0) / w
+    jacobian = np.array([[m[0, 0] - x * m[2, 0], m[0, 1] - x * m[2, 1]],
+                         [m[1, 0] - y * m[2, 0], m[1, 1] - y * m[2, 1]]]) / w
+    return (float(x), float(y)), jacobian
+
+
+def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Each sticker as PATCH x PATCH float BGR patches, one for each corner of the window taken as its
-    top left (turn), and the sticker's centre in each turn."""
+    top left (turn), and the homographies (n, 4, 3, 3) from sticker units to the image in each turn."""
     x0, y0, x1, y1 = WINDOW
     unit = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
     grid = (np.arange(PATCH, dtype=np.float32) + 0.5) / PATCH
     u, v = np.meshgrid(grid, grid)
     points = np.stack([u.ravel(), v.ravel(), np.ones(PATCH * PATCH)], axis=1).astype(np.float32)
     reduced = {1: image}
-    patches, centres = [], []
+    patches, homographies = [], []
     for quad in quads:
         side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
         scale = 1
@@ -351,15 +453,14 @@ def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, lis
             scale *= 2
         if scale not in reduced:
             reduced[scale] = cv2.resize(image, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
-        turns, middles = [], []
+        turns, maps = [], []
         for turn in range(4):
             m = cv2.getPerspectiveTransform(unit, np.roll(quad, -turn, axis=0))
             where = points @ m.T
-            middle = m @ np.array([0.5, 0.5, 1.0])
-            middles.append((float(middle[0] / middle[2]), float(middle[1] / middle[2])))
+            maps.append(m)
             where = (where[:, :2] / where[:, 2:]).reshape(PATCH, PATCH, 2) / scale
             turns.append(cv2.remap(reduced[scale], where.astype(np.float32), None, cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE))
         patches.append(turns)
-        centres.append(middles)
-    return np.array(patches, np.float32), centres
+        homographies.append(maps)
+    return np.array(patches, np.float32), np.array(homographies)

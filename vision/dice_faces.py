@@ -17,7 +17,7 @@ reader's training renders come from this one function with no fonts to install.
 >>> face.shape, face.dtype
 ((120, 120, 3), dtype('uint8'))
 >>> [int(v) for v in face[60, 3]], [int(v) for v in face[20, 20]]  # the red frame, the white window
-([40, 40, 205], [250, 250, 250])
+([35, 30, 175], [250, 250, 250])
 >>> face_image(Card.parse("2H"))
 Traceback (most recent call last):
 ...
@@ -38,11 +38,11 @@ DIE_MM = 16.0
 """The blank dice the stickers are made for."""
 
 PAPER = (250, 250, 250)
-SUIT_COLOURS: dict[Suit, tuple[int, int, int]] = {  # BGR, four-colour deck
-    Suit.SPADES: (35, 30, 30),
-    Suit.HEARTS: (40, 40, 205),
-    Suit.DIAMONDS: (190, 95, 20),
-    Suit.CLUBS: (60, 145, 25),
+SUIT_COLOURS: dict[Suit, tuple[int, int, int]] = {  # BGR, four-colour deck, all dark: a camera's coarse
+    Suit.SPADES: (35, 30, 30),                        # colour sampling lightens thin coloured lines to
+    Suit.HEARTS: (35, 30, 175),                       # about their luminance
+    Suit.DIAMONDS: (165, 65, 15),
+    Suit.CLUBS: (20, 120, 0),
 }
 
 FRAME = 0.1

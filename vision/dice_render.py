@@ -222,9 +222,11 @@ _TOP = (4, 5, 6, 7)
 _SIDES = ((0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
 
 
-def render(rng: np.random.Generator, tray: Tray, poses: Sequence[DiePose], glare: float = 0.35) -> np.ndarray:
+def render(rng: np.random.Generator, tray: Tray, poses: Sequence[DiePose], glare: float = 0.35,
+           shot: int = 0) -> np.ndarray:
     """One camera frame of the dice in ``poses`` on the tray (``glare``: chance a die's sticker catches
-    a highlight)."""
+    a highlight). Frames of a still roll are rendered from generators in the same state with different
+    ``shot`` numbers: the light, glare, focus and compression stay, the sensor noise changes."""
     canvas = tray.background.astype(np.float32)
     camera = tray.camera
     order = sorted(poses, key=lambda p: -math.hypot(p.x - camera.position[0], p.y - camera.position[1]))
@@ -247,7 +249,7 @@ def render(rng: np.random.Generator, tray: Tray, poses: Sequence[DiePose], glare
         roi[:] = roi * (1 - alpha[..., None]) + colour
         if rng.random() < glare and not pose.rolling:
             _highlight(rng, roi, tray, pose, offset)
-    return _degrade(rng, canvas)
+    return _degrade(rng, canvas, shot)
 
 
 def _die_layer(tray: Tray, pose: DiePose, shape: tuple[int, ...], offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -346,7 +348,7 @@ def _surface(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     return np.clip(base * (1 + texture[..., None]), 0, 255).astype(np.uint8)
 
 
-def _degrade(rng: np.random.Generator, f: np.ndarray) -> np.ndarray:
+def _degrade(rng: np.random.Generator, f: np.ndarray, shot: int) -> np.ndarray:
     """Uneven light and colour cast, a hard shadow sometimes, focus blur, sensor noise, JPEG loss."""
     h, w = f.shape[:2]
     light = 1 + rng.uniform(0.1, 0.35) * _noise(rng, (h, w), rng.uniform(200, 600))
@@ -359,7 +361,7 @@ def _degrade(rng: np.random.Generator, f: np.ndarray) -> np.ndarray:
     if sigma > 0.3:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
     noise = np.empty(f.shape, np.float32)
-    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.setRNGSeed(int(rng.integers(2**31)) + shot)
     cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))
     out = cv2.convertScaleAbs(f + noise)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.dice import read_dice
 from vision.observations import CardSighting, DieSighting
 from vision.zones import Calibration, ZoneError
 
@@ -165,7 +166,12 @@ def recognize(image: str, read: Reader, calibration: Calibration | None, seats: 
     except Exception as error:  # a bug in the reader must not stop the other images: say so, with the trace
         traceback.print_exc(file=sys.stderr)
         raise RecognizeError(f"internal error reading the cards ({type(error).__name__}); please report it") from None
-    return Recognized(image, frame, table, table.assign_zones(cards))
+    try:
+        dice = list(read_dice(frame).dice)
+    except Exception as error:  # as for the cards: a bug in the dice reader must not stop the other images
+        traceback.print_exc(file=sys.stderr)
+        raise RecognizeError(f"internal error reading the dice ({type(error).__name__}); please report it") from None
+    return Recognized(image, frame, table, table.assign_zones(cards), dice)
 
 
 def load_image(image: str) -> Image:

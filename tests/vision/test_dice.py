@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import cv2
 import numpy as np
 import pytest
 
+from device import cli, recognize_command
 from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
 from vision.dice import DiceReading, check_faces, read_dice
@@ -110,3 +112,18 @@ def test_a_face_on_no_die_of_an_owners_guide_is_a_problem():
     guide = load_guide()
     odd = dataclasses.replace(guide, dice=tuple(tuple(f for f in die if f.code != "AS") for die in guide.dice))
     assert check_faces(parse_cards("AS QH"), odd) == ["face AS on no die of the score guide"]
+
+
+def test_tablescore_recognize_lists_the_dice(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(recognize_command, "reader", lambda: lambda frame: [])  # no cards on a dice tray
+    tray, poses, frame = roll(102)
+    path = tmp_path / "tray.png"
+    assert cv2.imwrite(str(path), frame)
+    assert cli.main(["recognize", str(path), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(d["face"] for d in listed) == sorted(p.face.code for p in poses)
+    for die in listed:
+        assert set(die) == {"face", "center", "confidence"} and 0 < die["confidence"] <= 1
+        x, y = die["center"]
+        assert any(np.hypot(x - tray.center(p)[0], y - tray.center(p)[1]) < 6 and die["face"] == p.face.code
+                   for p in poses)

@@ -170,19 +170,19 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
 
 # ----------------------------------------------------------------------------------------------- finding
 
-def windows(image: np.ndarray) -> list[np.ndarray]:
-    """The corners (4x2 float32, clockwise on screen) of every white window framed like a sticker's."""
+def bright_masks(image: np.ndarray) -> list[np.ndarray]:
+    """The pixels brighter than each share in ``BRIGHT`` of the brightest around them: sticker windows
+    are white regions in these masks, enclosed by their frames."""
     b, g, r = cv2.split(image)
     lo = cv2.min(b, cv2.min(g, r))
     near = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (NEAR, NEAR)))
-    quads = []
-    for level in BRIGHT:
-        quads += _windows(cv2.compare(lo, cv2.multiply(near, level), cv2.CMP_GE))
-    return quads
+    return [cv2.compare(lo, cv2.LUT(near, np.round(np.arange(256) * level).astype(np.uint8)), cv2.CMP_GE)
+            for level in BRIGHT]
 
 
-def _windows(bright: np.ndarray) -> list[np.ndarray]:
-    """The quadrilateral white windows in a mask of bright pixels."""
+def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> list[np.ndarray]:
+    """The corners (4x2 float32, clockwise on screen) of every white window framed like a sticker's in a
+    mask of bright pixels, but for windows around the points ``done`` (stickers already read)."""
     contours, hierarchy = cv2.findContours(bright, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
         return []
@@ -193,6 +193,8 @@ def _windows(bright: np.ndarray) -> list[np.ndarray]:
             continue  # a hole, or too small
         x, y, w, h = cv2.boundingRect(contour)
         if not MIN_WINDOW <= max(w, h) <= MAX_WINDOW or min(w, h) < 0.4 * max(w, h):
+            continue
+        if any(x <= cx <= x + w and y <= cy <= y + h for cx, cy in done):
             continue
         holes, child = 0.0, links[k, 2]
         while child >= 0:
@@ -278,7 +280,7 @@ def templates() -> Templates:
         big = face_image(card, PATCH * 4).astype(np.float32)
         drawn[card] = _balance(cv2.GaussianBlur(cv2.resize(big, (PATCH, PATCH), interpolation=cv2.INTER_AREA),
                                                 (0, 0), 0.7))
-    ink = {card: patch.min(axis=-1) for card, patch in drawn.items()}
+    ink = {card: _ink(patch) for card, patch in drawn.items()}
     whole = [np.mean([ink[card] for card in FACES if card.rank is rank], axis=0) for rank in RANKS]
     ranks = [np.mean([ink[card][_WINDOW_CELLS] for card in FACES if card.rank is rank], axis=0) for rank in RANKS]
     suits = [np.mean([_hue(drawn[card]) for card in FACES if card.suit is suit], axis=0) for suit in SUITS]
@@ -304,7 +306,7 @@ def _discriminant(rng: np.random.Generator, per_face: int = 30) -> tuple[np.ndar
             patch = _sample(blurred, [quad])[0][0, 0]
             light = 1 + rng.uniform(-0.15, 0.15) * np.linspace(-1, 1, PATCH)[:, None, None]
             patch = patch * light + rng.normal(0, rng.uniform(2, 8), patch.shape)
-            rows.append(_window_ink(_balance(patch)))
+            rows.append(_window_ink(_ink(_balance(patch))))
             labels.append(RANKS.index(card.rank))
     x, y = np.array(rows), np.array(labels)
     means = np.array([x[y == r].mean(axis=0) for r in range(len(RANKS))])
@@ -314,10 +316,10 @@ def _discriminant(rng: np.random.Generator, per_face: int = 30) -> tuple[np.ndar
     return weights.astype(np.float32), (-0.5 * np.sum(means.T * weights, axis=0)).astype(np.float32)
 
 
-def _window_ink(balanced: np.ndarray) -> np.ndarray:
-    """The normalised ink of the window of balanced patches (..., PATCH, PATCH, 3), flattened."""
-    ink = balanced.min(axis=-1)[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1]]
-    return _normalise(ink.reshape(*ink.shape[:-2], -1))
+def _window_ink(ink: np.ndarray) -> np.ndarray:
+    """The normalised ink (see ``_ink``) of the windows of patches (..., PATCH, PATCH), flattened."""
+    window = ink[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1]]
+    return _normalise(window.reshape(*window.shape[:-2], -1))
 
 
 def _hue(patch: np.ndarray) -> np.ndarray:
@@ -361,8 +363,14 @@ def _balance(patches: np.ndarray) -> np.ndarray:
     """Patches (..., PATCH, PATCH, 3) divided, channel by channel, by their paper's colour: the brightest
     tenth of each window."""
     window = patches[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1], :].reshape(*patches.shape[:-3], -1, 3)
-    white = np.percentile(window, 90, axis=-2)
+    tenth = int(0.9 * (window.shape[-2] - 1))
+    white = np.partition(window, tenth, axis=-2)[..., tenth, :]
     return patches / np.maximum(white, 8)[..., None, None, :]
+
+
+def _ink(balanced: np.ndarray) -> np.ndarray:
+    """The darkest channel of balanced patches: how dark the ink is, whatever its colour."""
+    return np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,16 +411,24 @@ class Sticker:
 
 
 def read_stickers(image: np.ndarray) -> list[Sticker]:
-    """Each sticker-like window found in a BGR image, read."""
-    quads = windows(image)
-    if not quads:
-        return []
+    """Each sticker-like window found in a BGR image, read: first in the mask of the first brightness
+    level, then in the next masks only where no sticker was read yet."""
+    stickers: list[Sticker] = []
+    for bright in bright_masks(image):
+        quads = windows(bright, [seen.centre for seen in stickers if seen.face is not None])
+        if quads:
+            stickers += _read(image, quads)
+    return stickers
+
+
+def _read(image: np.ndarray, quads: list[np.ndarray]) -> list[Sticker]:
+    """The stickers whose windows have the corners ``quads``, read."""
     t = templates()
     patches, homographies = _sample(image, quads)  # (n, 4 turns, PATCH, PATCH, 3), (n, 4, 3, 3)
     balanced = _balance(patches)
-    ink = balanced.min(axis=-1)
+    ink = _ink(balanced)
     layout = (_normalise(ink.reshape(len(quads), 4, -1)) @ t.stickers.T).max(axis=2)  # (n, 4 turns)
-    features = _window_ink(balanced)  # (n, 4 turns, window cells)
+    features = _window_ink(ink)  # (n, 4 turns, window cells)
     glyphs = features @ t.ranks.T
     out = []
     for k in range(len(quads)):
@@ -443,24 +459,19 @@ def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, np.
     unit = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
     grid = (np.arange(PATCH, dtype=np.float32) + 0.5) / PATCH
     u, v = np.meshgrid(grid, grid)
-    points = np.stack([u.ravel(), v.ravel(), np.ones(PATCH * PATCH)], axis=1).astype(np.float32)
-    reduced = {1: image}
-    patches, homographies = [], []
-    for quad in quads:
-        side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-        scale = 1
-        while side / scale > 2 * PATCH * (x1 - x0):  # a big sticker: sample a reduced image, not every few pixels
-            scale *= 2
-        if scale not in reduced:
-            reduced[scale] = cv2.resize(image, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_AREA)
-        turns, maps = [], []
-        for turn in range(4):
-            m = cv2.getPerspectiveTransform(unit, np.roll(quad, -turn, axis=0))
-            where = points @ m.T
-            maps.append(m)
-            where = (where[:, :2] / where[:, 2:]).reshape(PATCH, PATCH, 2) / scale
-            turns.append(cv2.remap(reduced[scale], where.astype(np.float32), None, cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE))
-        patches.append(turns)
-        homographies.append(maps)
-    return np.array(patches, np.float32), np.array(homographies)
+    points = np.stack([u.ravel(), v.ravel(), np.ones(PATCH * PATCH)], axis=1)
+    homographies = np.array([[cv2.getPerspectiveTransform(unit, np.roll(quad, -turn, axis=0)) for turn in range(4)]
+                             for quad in quads])
+    where = np.einsum("ntij,pj->ntpi", homographies, points)
+    where = where[..., :2] / where[..., 2:]  # (n, 4, PATCH * PATCH, 2) image points
+    sides = np.array([np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[1]) for q in quads]) / 2 / (x1 - x0)
+    scales = 2 ** np.maximum(0, np.ceil(np.log2(sides / (2 * PATCH)))).astype(int)  # big stickers: a reduced image
+    patches = np.empty((len(quads), 4, PATCH, PATCH, 3), np.float32)
+    for scale in np.unique(scales):
+        pick = np.nonzero(scales == scale)[0]
+        source = image if scale == 1 else cv2.resize(image, None, fx=1 / scale, fy=1 / scale,
+                                                     interpolation=cv2.INTER_AREA)
+        maps = (where[pick] / scale).astype(np.float32).reshape(-1, PATCH, 2)
+        patches[pick] = cv2.remap(source, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
+            len(pick), 4, PATCH, PATCH, 3)
+    return patches, homographies

@@ -28,7 +28,7 @@ TypeError: a frame is a numpy array (BGR image), not str
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -46,9 +46,10 @@ PATCH = 24
 """Stickers are compared as upright patches this many pixels across."""
 MIN_WINDOW, MAX_WINDOW = 9, 90
 """A window's longer side in pixels: a die from about 14 to 140 pixels across."""
-NEAR = 9
-"""Pixels around each pixel where the paper's brightness is taken (a window is brighter than 0.6 of it)."""
-BRIGHT = (0.6, 0.7)
+BRIGHT = ((9, 0.6), (9, 0.7), (5, 0.6), (5, 0.5))
+"""Where a window is looked for, in turn: among pixels brighter than a share of the brightest within a
+square of a size around them. The first finds most; the next find windows where a glint or the edge of
+a shadow falls on the sticker."""
 FILLED = 0.5
 """A window's paper covers at least this share of its outline (the glyph takes the rest)."""
 DIE_SCORE = 0.72
@@ -170,14 +171,17 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
 
 # ----------------------------------------------------------------------------------------------- finding
 
-def bright_masks(image: np.ndarray) -> list[np.ndarray]:
-    """The pixels brighter than each share in ``BRIGHT`` of the brightest around them: sticker windows
-    are white regions in these masks, enclosed by their frames."""
+def bright_masks(image: np.ndarray) -> Iterator[np.ndarray]:
+    """For each (size, share) in ``BRIGHT``, the pixels brighter than that share of the brightest pixel in
+    the square of that size around them: sticker windows are white regions in these masks, enclosed by
+    their frames. Each mask is made when it is asked for."""
     b, g, r = cv2.split(image)
     lo = cv2.min(b, cv2.min(g, r))
-    near = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (NEAR, NEAR)))
-    return [cv2.compare(lo, cv2.LUT(near, np.round(np.arange(256) * level).astype(np.uint8)), cv2.CMP_GE)
-            for level in BRIGHT]
+    nears: dict[int, np.ndarray] = {}
+    for size, share in BRIGHT:
+        if size not in nears:
+            nears[size] = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
+        yield cv2.compare(lo, cv2.LUT(nears[size], np.round(np.arange(256) * share).astype(np.uint8)), cv2.CMP_GE)
 
 
 def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> list[np.ndarray]:

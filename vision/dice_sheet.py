@@ -71,6 +71,19 @@ def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
     return canvas
 
 
+def preview(guide: ScoreGuide) -> np.ndarray:
+    """The sheet at a quarter of its size, cut to what is printed on it: for the README, not for printing.
+
+    >>> preview(load_guide()).shape[1] < 700
+    True
+    """
+    page = sheet(guide)
+    ys, xs = np.nonzero(page.min(axis=2) < 250)
+    margin = mm(4)
+    page = page[max(0, ys.min() - margin):ys.max() + margin, max(0, xs.min() - margin):xs.max() + margin]
+    return cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+
+
 def _text(canvas: np.ndarray, text: str, origin: tuple[int, int], scale: float, weight: int) -> None:
     cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, INK, weight, cv2.LINE_AA)
 
@@ -99,17 +112,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", metavar="OUT.png", help="the PNG file to write")
     parser.add_argument("--page", choices=sorted(PAGES), default="a4", help="paper size (a4)")
     parser.add_argument("--guide", metavar="FILE", help="a score guide TOML whose dice to print (the shipped one)")
+    parser.add_argument("--preview", action="store_true", help="write a small picture of the sheet instead (README)")
     args = parser.parse_args(argv)
     try:
         guide = load_guide(args.guide)
-        Path(args.out).write_bytes(png_bytes(sheet(guide, args.page)))
+        image = preview(guide) if args.preview else sheet(guide, args.page)
+        Path(args.out).write_bytes(png_bytes(image, DPI // 4 if args.preview else DPI))
     except GuideError as error:
         print(f"dice_sheet: {error}", file=sys.stderr)
         return 2
     except OSError as error:
         print(f"dice_sheet: cannot write {args.out}: {error.strerror}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out}: {len(guide.dice)} dice, {sum(len(d) for d in guide.dice)} stickers, {DPI} dpi, {args.page}")
+    kind = "a preview" if args.preview else f"{DPI} dpi, {args.page}"
+    print(f"wrote {args.out}: {len(guide.dice)} dice, {sum(len(d) for d in guide.dice)} stickers, {kind}")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -63,3 +64,11 @@ def test_sheet_refuses_a_bad_guide_and_an_unwritable_file(tmp_path, capsys):
     assert "score guide" in capsys.readouterr().err
     assert dice_sheet.main([str(tmp_path / "no" / "a.png")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_the_readme_preview_shows_the_current_design():
+    root = Path(__file__).resolve().parents[2]
+    shown = cv2.imread(str(root / "docs" / "dice-stickers.png"))
+    made = dice_sheet.preview(load_guide())
+    assert shown is not None and shown.shape == made.shape, "run python -m vision.dice_sheet docs/dice-stickers.png --preview"
+    assert np.abs(shown.astype(int) - made).mean() < 0.5

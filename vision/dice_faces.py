@@ -106,6 +106,16 @@ def _draw_rank(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], co
     canvas[y0:y1, left:left + width] = (region * (1 - ink) + np.array(colour, np.float32) * ink).astype(np.uint8)
 
 
+_STEM = ((0.5, 0.55), (0.7, 1.0), (0.3, 1.0))
+_SUIT_SHAPES: dict[Suit, tuple[tuple[tuple[float, float, float], ...], tuple[tuple[tuple[float, float], ...], ...]]] = {
+    # circles (x, y, radius) and convex polygons, in units of the symbol's box (radii of its width)
+    Suit.SPADES: (((0.27, 0.62, 0.27), (0.73, 0.62, 0.27)), (((0.5, 0.0), (0.98, 0.55), (0.02, 0.55)), _STEM)),
+    Suit.HEARTS: (((0.27, 0.3, 0.27), (0.73, 0.3, 0.27)), (((0.02, 0.38), (0.98, 0.38), (0.5, 1.0)),)),
+    Suit.DIAMONDS: ((), (((0.5, 0.0), (0.92, 0.5), (0.5, 1.0), (0.08, 0.5)),)),
+    Suit.CLUBS: (((0.5, 0.24, 0.23), (0.25, 0.58, 0.23), (0.75, 0.58, 0.23)), (_STEM,)),
+}
+
+
 def _draw_suit(canvas: np.ndarray, suit: Suit, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
     """The suit symbol drawn from circles and polygons, filling ``box``."""
     x0, y0, x1, y1 = box
@@ -114,25 +124,8 @@ def _draw_suit(canvas: np.ndarray, suit: Suit, box: tuple[int, int, int, int], c
     def at(u: float, v: float) -> tuple[int, int]:
         return round(x0 + u * w), round(y0 + v * h)
 
-    r = round(0.27 * w)
-    if suit is Suit.DIAMONDS:
-        pts = [at(0.5, 0), at(0.92, 0.5), at(0.5, 1), at(0.08, 0.5)]
-        cv2.fillConvexPoly(canvas, np.array(pts, np.int32), colour, cv2.LINE_AA)
-        return
-    if suit is Suit.HEARTS:
-        for u in (0.27, 0.73):
-            cv2.circle(canvas, at(u, 0.3), r, colour, -1, cv2.LINE_AA)
-        cv2.fillConvexPoly(canvas, np.array([at(0.02, 0.38), at(0.98, 0.38), at(0.5, 1)], np.int32), colour,
-                           cv2.LINE_AA)
-        return
-    stem = np.array([at(0.5, 0.55), at(0.7, 1), at(0.3, 1)], np.int32)
-    cv2.fillConvexPoly(canvas, stem, colour, cv2.LINE_AA)
-    if suit is Suit.SPADES:
-        for u in (0.27, 0.73):
-            cv2.circle(canvas, at(u, 0.62), r, colour, -1, cv2.LINE_AA)
-        cv2.fillConvexPoly(canvas, np.array([at(0.5, 0), at(0.98, 0.55), at(0.02, 0.55)], np.int32), colour,
-                           cv2.LINE_AA)
-        return
-    small = round(0.23 * w)
-    for u, v in ((0.5, 0.24), (0.25, 0.58), (0.75, 0.58)):
-        cv2.circle(canvas, at(u, v), small, colour, -1, cv2.LINE_AA)
+    circles, polygons = _SUIT_SHAPES[suit]
+    for u, v, radius in circles:
+        cv2.circle(canvas, at(u, v), round(radius * w), colour, -1, cv2.LINE_AA)
+    for polygon in polygons:
+        cv2.fillConvexPoly(canvas, np.array([at(u, v) for u, v in polygon], np.int32), colour, cv2.LINE_AA)

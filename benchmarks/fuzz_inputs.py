@@ -173,7 +173,10 @@ def atheris_child(name: str, libfuzzer_args: list[str]) -> None:
     import atheris
 
     with atheris.instrument_imports(include=["scoring", "device", "firmware", "vision"]):
-        from tests.reliability.inputs import TARGETS
+        from tests.reliability.inputs import TARGETS, games
+
+        for game in games.names():  # game modules load on first use: load them here, to be instrumented
+            games.game(game)
 
     check = check_line if name == "frames" else TARGETS[name].check
     log = Path(os.environ["FUZZ_FAILURES"])

@@ -26,6 +26,8 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp"}
+MAX_PIXELS = 1 << 27
+"""The most pixels an image file may claim (134 million, more than any camera's photo)."""
 
 
 class CameraError(RuntimeError):
@@ -57,15 +59,38 @@ class FolderCamera:
         path = self.paths[self.at]
         self.at += 1
         try:
-            frame = cv2.imread(str(path))
-        except cv2.error as error:  # a header claiming more pixels than memory holds, among others
-            raise CameraError(f"the frame {path} cannot be read as an image: {error.err or error}") from None
+            frame = read_image(path)
+        except ValueError as error:
+            raise CameraError(f"the frame {path} {error}") from None
         if frame is None:
             raise CameraError(f"the frame {path} cannot be read as an image")
         return frame
 
     def close(self) -> None:
         pass
+
+
+def read_image(path: str | Path) -> np.ndarray | None:
+    """The image file at ``path`` as a BGR frame, or None if OpenCV does not read it; ValueError saying why
+    for a file that OpenCV fails on or that claims more than MAX_PIXELS.
+
+    A JPEG cut short is decoded to the full size its header claims, so a file of 1 KB could fill gigabytes:
+    its size is read first from a decoding at an eighth of the scale.
+    """
+    name = str(path)
+    try:
+        with open(name, "rb") as file:
+            jpeg = file.read(2) == b"\xff\xd8"
+        small = cv2.imread(name, cv2.IMREAD_REDUCED_GRAYSCALE_8) if jpeg else None
+        if small is not None and small.size * 64 > MAX_PIXELS:
+            height, width = small.shape[:2]
+            raise ValueError(f"claims about {width * 8}x{height * 8} pixels, more than an image may have "
+                             f"({MAX_PIXELS:,})")
+        return cv2.imread(name, cv2.IMREAD_COLOR)
+    except OSError as error:
+        raise ValueError(f"cannot be read: {error.strerror or error}") from None
+    except cv2.error as error:  # a header claiming more pixels than memory holds, among others
+        raise ValueError(f"cannot be read as an image: {error.err or error}") from None
 
 
 class CaptureCamera:

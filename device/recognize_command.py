@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from device.camera import read_image
 from vision.dice import read_dice
 from vision.observations import CardSighting, DieSighting
 from vision.zones import Calibration, ZoneError
@@ -182,9 +183,9 @@ def load_image(image: str) -> Image:
     if path.is_dir():
         raise RecognizeError("is a folder, not an image")
     try:
-        frame = cv2.imread(image, cv2.IMREAD_COLOR)
-    except cv2.error as error:  # a header claiming more pixels than memory holds, among others
-        raise RecognizeError(f"cannot be read as an image: {error.err or error}") from None
+        frame = read_image(image)
+    except ValueError as error:
+        raise RecognizeError(str(error)) from None
     if frame is None:
         raise RecognizeError("not an image OpenCV can read (PNG, JPEG, BMP, TIFF, WebP...)")
     result: Image = np.asarray(frame, dtype=np.uint8)

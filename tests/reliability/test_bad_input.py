@@ -141,9 +141,10 @@ def test_a_gin_game_names_the_hand_whose_points_are_wrong() -> None:
     assert answer["error"] == "'hands[0]': unknown field 'colour' (expected: points, winner)"
 
 
-BOMB = """
-import resource, struct, sys, zlib
+BOMBS = """
+import pathlib, resource, struct, sys, zlib
 resource.setrlimit(resource.RLIMIT_AS, (1536 << 20, 1536 << 20))  # a small machine's memory
+import cv2, numpy
 from device.camera import CameraError, FolderCamera
 from device.recognize_command import RecognizeError, load_image
 
@@ -151,30 +152,40 @@ def chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 side = 30000  # 2.7 GB of pixels, under OpenCV's own limit of 2**30 pixels
-header = chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
-folder = sys.argv[1]
-with open(folder + "/bomb.png", "wb") as file:
-    file.write(b"\\x89PNG\\r\\n\\x1a\\n" + header + chunk(b"IDAT", zlib.compress(bytes(side * 3 + 1))) + chunk(b"IEND", b""))
-try:
-    load_image(folder + "/bomb.png")
-except RecognizeError as error:
-    print("recognize:", error)
-try:
-    FolderCamera(__import__("pathlib").Path(folder)).read()
-except CameraError as error:
-    print("camera:", error)
+png = (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+       + chunk(b"IDAT", zlib.compress(bytes(side * 3 + 1))) + chunk(b"IEND", b""))
+jpeg = bytearray(cv2.imencode(".jpg", numpy.full((120, 160, 3), 90, numpy.uint8))[1].tobytes())
+at = jpeg.index(b"\\xff\\xc0")  # the frame header: length, precision, height, width
+jpeg[at + 5 : at + 9] = struct.pack(">HH", side, side)
+for name, raw in (("bomb.png", png), ("bomb.jpg", jpeg)):
+    folder = pathlib.Path(sys.argv[1]) / name[-3:]
+    folder.mkdir()
+    (folder / name).write_bytes(raw)
+    try:
+        load_image(str(folder / name))
+    except RecognizeError as error:
+        print("recognize:", error)
+    try:
+        FolderCamera(folder).read()
+    except CameraError as error:
+        print("camera:", error)
 """
 
 
-def test_an_image_whose_header_claims_more_pixels_than_memory_holds_is_one_bad_image(tmp_path: Path) -> None:
-    """A 200-byte PNG claiming 30000x30000 pixels made cv2.imread raise cv2.error (failing to allocate
-    2.7 GB), which neither the recognize command's loader nor the recorded camera caught."""
-    run = subprocess.run([sys.executable, "-c", textwrap.dedent(BOMB), str(tmp_path)], capture_output=True,
+def test_an_image_whose_header_claims_gigabytes_of_pixels_is_one_bad_image(tmp_path: Path) -> None:
+    """Found by atheris: libjpeg decodes a JPEG cut short to the full size its header claims, so a 1 KB file
+    claiming 30000x30000 pixels filled 2.7 GB. A PNG claiming as much made cv2.imread raise cv2.error
+    (failing to allocate it), which neither the recognize command's loader nor the recorded camera caught.
+    Run under a memory limit in a child process, so that a regression fails rather than fills memory."""
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(BOMBS), str(tmp_path)], capture_output=True,
                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["recognize", "camera"], run.stdout
-    assert "cannot be read as an image" in lines[0] and "bomb.png cannot be read as an image" in lines[1]
+    assert [line.split(":")[0] for line in lines] == ["recognize", "camera"] * 2, run.stdout
+    assert "cannot be read as an image: Failed to allocate" in lines[0]
+    assert "bomb.png cannot be read as an image: Failed to allocate" in lines[1]
+    assert lines[2] == "recognize: claims about 30000x30000 pixels, more than an image may have (134,217,728)"
+    assert lines[3].endswith("bomb.jpg claims about 30000x30000 pixels, more than an image may have (134,217,728)")
 
 
 # The card reader (vision/cards.py), when it is in the tree: each awkward frame read or refused clearly.

@@ -114,6 +114,8 @@ class DiceTracker:
         self._rolls = 0
         self.last: Roll | None = None
         """The latest settled roll of this turn."""
+        self.seen = DiceReading((), ())
+        """The latest frame's reading: its problems (nine dice seen...) say why a roll does not settle."""
 
     @property
     def rolls(self) -> int:
@@ -128,6 +130,7 @@ class DiceTracker:
     def update(self, reading: DiceReading) -> Roll | None:
         """Take one frame's reading; the roll, if the dice have just settled into a new one."""
         self._frame += 1
+        self.seen = reading
         self._recent.append(reading.dice)
         settled = self._settled()
         if settled is None:

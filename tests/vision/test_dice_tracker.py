@@ -50,6 +50,7 @@ def test_seven_or_nine_dice_never_settle():
     seven = DiceReading(reading(ROLL).dice[:7], ())
     nine = DiceReading(reading(ROLL).dice + (DieSighting(None, (900.0, 500.0), 0.6),), ("9 dice seen: the game has 8",))
     assert feed(tracker, [seven] * 4 + [nine] * 4) == []
+    assert tracker.seen.problems == ("9 dice seen: the game has 8",)  # what the flow can show meanwhile
 
 
 def test_a_face_is_agreed_by_most_frames_and_any_disagreement_makes_it_unknown():

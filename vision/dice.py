@@ -67,9 +67,10 @@ green, by its direction; in between it is unsure."""
 HUE_COSINE, HUE_OTHER = 0.9, 0.6
 """A coloured suit is read when the ink's hue points within HUE_COSINE (cosine) of the suit's and no
 closer than HUE_OTHER to any other's."""
-EDGE_ON = 0.7
+EDGE_ON = 0.8
 """A sticker foreshortened to less than this (shortest over longest side) is on a die's side, not its
-top: the camera sees no top face that slanted."""
+top: a camera over the tray, seeing 35 degrees off its axis at most, sees no flat die's top that slanted
+(0.82), while a side face, or one a cocked die turns up, slants more."""
 SIZE_SPREAD = 0.25
 """With three or more dice read, a sticker more than this share smaller or larger than their median is
 not a die's top face (a glint, a bit of a side face)."""

@@ -1,0 +1,191 @@
+"""Card vision accuracy and speed: real photos (rank), held-out synthetic tables (rank and suit), ms a frame.
+
+    .venv/bin/python -m benchmarks.card_vision [--scenes 120] [--speed-frames 40] [--data DIR]
+
+- Real: every labelled card of ``../shared/data/real-cards-pinochle-ranks`` (train and test splits; the
+  reader never saw any of them: it is trained on synthetic tables only). Only ranks nine..ace are
+  labelled, so a card counts as correct when its rank is right. Reported cards are matched one to one
+  to labelled boxes by overlap (see ``match``); a reported card left unmatched is a phantom (a
+  duplicate of a matched card counts as one too).
+- Synthetic: held-out scenes (seeds never used in training, index fonts never used in training:
+  ``render.HELD_OUT_FONTS``), 1280x720, rank and suit both checked, matched the same way to the cards'
+  outlines; cards whose index corners are all hidden are counted apart (nobody can read them).
+- Speed: ``read_cards`` on 1280x720 synthetic tables of 20 to 30 cards on one core
+  (``cv2.setNumThreads(1)``, one BLAS thread): CPU time a frame (the one-core figure on a shared machine),
+  median and 90th percentile, and wall time.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import csv  # noqa: E402
+import time  # noqa: E402
+from collections import Counter, defaultdict  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from scoring.cards import Rank  # noqa: E402
+from vision import render  # noqa: E402
+from vision.cards import read_cards  # noqa: E402
+from vision.observations import CardSighting  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"
+RANK_NAMES = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
+              "ace": Rank.ACE}
+SYNTHETIC_SEED = 900_000_000
+MIN_IOU, MIN_IOU_AGREE = 0.3, 0.1
+
+
+def real_labels(data: Path) -> dict[Path, list[tuple[Rank, tuple[int, int, int, int]]]]:
+    """Image path -> [(rank, (xmin, ymin, xmax, ymax))] from the two label CSVs."""
+    labels: dict[Path, list[tuple[Rank, tuple[int, int, int, int]]]] = defaultdict(list)
+    for split in ("train", "test"):
+        with open(data / "images" / f"{split}_labels.csv", newline="") as f:
+            for row in csv.DictReader(f):
+                box = (int(row["xmin"]), int(row["ymin"]), int(row["xmax"]), int(row["ymax"]))
+                labels[data / "images" / split / row["filename"]].append((RANK_NAMES[row["class"]], box))
+    return labels
+
+
+def match(seen: list[CardSighting], targets: list[np.ndarray], read: list[object],
+          truth: list[object]) -> tuple[list[int | None], int]:
+    """For each target polygon, the index of the sighting matched to it (or None); and the unmatched count.
+
+    Detection matching by overlap of the boxes around a sighting's outline and a target's polygon
+    (intersection over union), greedily, best overlap first, each sighting and target at most once:
+    first sightings whose ``read`` (card or rank) is the target's ``truth``, at an overlap of at least
+    ``MIN_IOU_AGREE``, then any at ``MIN_IOU``. Stacked cards overlap their neighbours, so a right
+    reading placed a little off is still credited to its own card rather than shifted along the stack.
+    A sighting left over is a phantom (or a duplicate)."""
+    boxes = [_box(np.array(s.outline)) for s in seen]
+    pairs = sorted(((_iou(b, _box(t)), i, k) for i, b in enumerate(boxes) for k, t in enumerate(targets)),
+                   reverse=True)
+    owner: list[int | None] = [None] * len(targets)
+    taken: set[int] = set()
+    for least, need_agree in ((MIN_IOU_AGREE, True), (MIN_IOU, False)):
+        for iou, i, k in pairs:
+            if iou < least:
+                break
+            if i not in taken and owner[k] is None and (read[i] == truth[k] or not need_agree):
+                owner[k] = i
+                taken.add(i)
+    return owner, len(seen) - len(taken)
+
+
+def _box(points: np.ndarray) -> tuple[float, float, float, float]:
+    return float(points[:, 0].min()), float(points[:, 1].min()), float(points[:, 0].max()), float(points[:, 1].max())
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def real_accuracy(data: Path) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for path, cards in sorted(real_labels(data).items()):
+        image = cv2.imread(str(path))
+        seen = read_cards(image)
+        boxes = [np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32) for _, (x0, y0, x1, y1) in cards]
+        owner, extra = match(seen, boxes, [s.card and s.card.rank for s in seen], [rank for rank, _ in cards])
+        counts["phantom"] += extra
+        for (rank, _), k in zip(cards, owner, strict=True):
+            counts["labelled"] += 1
+            if k is None:
+                counts["missed"] += 1
+            elif seen[k].card is None:
+                counts["unknown"] += 1
+            else:
+                counts["correct" if seen[k].card.rank == rank else "wrong"] += 1
+        counts["images"] += 1
+    return counts
+
+
+def synthetic_accuracy(scenes: int) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    fonts = render.available(render.HELD_OUT_FONTS)
+    for k in range(scenes):
+        scene = render.table_scene(np.random.default_rng(SYNTHETIC_SEED + k), fonts=fonts)
+        seen = read_cards(scene.image)
+        owner, extra = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
+                             [c.card for c in scene.cards])
+        counts["phantom"] += extra
+        for card, i in zip(scene.cards, owner, strict=True):
+            if not any(visible for *_, visible in card.marks):
+                counts["hidden"] += 1
+                if i is not None and seen[i].card is not None and seen[i].card != card.card:
+                    counts["wrong (hidden corner)"] += 1
+                continue
+            counts["face-up"] += 1
+            if i is None:
+                counts["missed"] += 1
+            elif seen[i].card is None:
+                counts["unknown"] += 1
+            else:
+                counts["correct" if seen[i].card == card.card else "wrong"] += 1
+    return counts
+
+
+def speed(frames: int) -> tuple[float, float, float, float]:
+    """Median and 90th-percentile CPU ms per 1280x720 frame on one thread, median wall ms, mean cards.
+
+    CPU time is the one-core figure even when other work shares the machine; wall time is given beside it."""
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(SYNTHETIC_SEED - 1)
+    images = [render.table_scene(rng, max_cards=30) for _ in range(frames * 3)]
+    images = sorted(images, key=lambda s: -len(s.cards))[:frames]
+    read_cards(images[0].image)  # load the model
+    cpu, wall = [], []
+    for scene in images:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        read_cards(scene.image)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    return (float(np.median(cpu)), float(np.percentile(cpu, 90)), float(np.median(wall)),
+            float(np.mean([len(s.cards) for s in images])))
+
+
+def share(counts: Counter[str], key: str, total: str) -> str:
+    return f"{counts[key]} ({100 * counts[key] / max(1, counts[total]):.1f}%)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=120)
+    parser.add_argument("--speed-frames", type=int, default=40)
+    parser.add_argument("--data", type=Path, default=DATA)
+    args = parser.parse_args()
+    if args.data.exists():
+        real = real_accuracy(args.data)
+        print(f"real photos ({real['images']} images, {real['labelled']} labelled cards, rank only): "
+              f"correct {share(real, 'correct', 'labelled')}, wrong {share(real, 'wrong', 'labelled')}, "
+              f"unknown {share(real, 'unknown', 'labelled')}, missed {share(real, 'missed', 'labelled')}, "
+              f"phantom {real['phantom']}")
+    else:
+        print(f"real photos: skipped, {args.data} is absent")
+    if args.scenes:
+        syn = synthetic_accuracy(args.scenes)
+        print(f"held-out synthetic tables ({args.scenes} scenes, {syn['face-up']} cards with a visible corner, "
+              f"rank and suit): correct {share(syn, 'correct', 'face-up')}, wrong {share(syn, 'wrong', 'face-up')}, "
+              f"unknown {share(syn, 'unknown', 'face-up')}, missed {share(syn, 'missed', 'face-up')}, "
+              f"phantom {syn['phantom']}; {syn['hidden']} cards with every corner covered "
+              f"({syn['wrong (hidden corner)']} of them read wrong)")
+    if args.speed_frames:
+        median, p90, wall, cards = speed(args.speed_frames)
+        print(f"speed (one thread, 1280x720, {cards:.1f} cards a frame, load average {os.getloadavg()[0]:.1f}): "
+              f"CPU median {median:.1f} ms, p90 {p90:.1f} ms; wall median {wall:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""The card reader on real photos, synthetic tables with known answers, things that are not cards, bad frames.
+
+Accuracy figures live in ``benchmarks/card_vision.py``; these tests pin behaviour: known cards are read,
+nothing is ever read wrong here, unreadable corners are unknown, non-cards give nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.cards import Card, Rank
+from vision import render
+from vision.cards import read_cards
+from vision.observations import CardSighting
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-pinochle-ranks" / "images"
+RANKS = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
+         "ace": Rank.ACE}
+HELD_OUT = render.available(render.HELD_OUT_FONTS)
+
+
+def lay(cards: list[tuple[str, tuple[float, float], float]], *, seed: int = 0, height: float = 170,
+        background: np.ndarray | None = None, backs: int = 0) -> np.ndarray:
+    """A 1280x720 wooden table with face-up cards (code, centre, angle in degrees) and ``backs`` backs."""
+    rng = np.random.default_rng(seed)
+    canvas = background.copy() if background is not None else render.table(rng, (720, 1280))
+    cover = np.zeros(canvas.shape[:2], bool)
+    design = render.Design.random(rng, HELD_OUT)
+    for k in range(backs):
+        quad = render.card_quad(rng, (150 + 260 * k, 560), height, rng.uniform(-3, 3))
+        render.paste(canvas, cover, render.card_back(rng), quad, 200)
+    for code, centre, angle in cards:
+        face, _ = render.card_face(Card.parse(code), design, rng)
+        render.paste(canvas, cover, face, render.card_quad(rng, centre, height, math.radians(angle)), 200)
+    return cv2.GaussianBlur(canvas, (0, 0), 0.7)
+
+
+def check(seen: list[CardSighting], layout: list[tuple[str, tuple[float, float], float]], at_least: int) -> None:
+    """Nothing read wrong or twice, every read card where it lies, and at least ``at_least`` read."""
+    where = {code: centre for code, centre, _ in layout}
+    read = [s for s in seen if s.card is not None]
+    assert all(s.code in where for s in read), [s.code for s in read]
+    assert len({s.code for s in read}) == len(read), "a card reported twice"
+    for s in read:
+        x, y = where[s.code]
+        assert math.hypot(s.center[0] - x, s.center[1] - y) < 60, s
+        assert len(s.outline) == 4 and 0.5 <= s.confidence <= 1 and s.zone is None
+    assert len(read) >= at_least, f"only {sorted(s.code for s in read)} of {sorted(where)} read"
+    assert len(seen) <= len(layout)  # no phantoms
+
+
+# ------------------------------------------------------------------------------------ synthetic tables
+
+def test_lone_cards_at_any_angle_are_read_with_centres() -> None:
+    layout = [("AS", (200, 200), 0), ("TH", (500, 220), 37), ("QD", (850, 250), 95), ("7C", (1100, 240), 180),
+              ("2H", (300, 500), -60), ("KC", (700, 520), 140)]
+    check(read_cards(lay(layout, seed=3)), layout, at_least=4)
+
+
+def test_a_fanned_hand_is_read_from_its_corners() -> None:
+    fan = [(code, (420 + 48 * k, 360 + 4 * k), 8 * k - 16) for k, code in enumerate(["5H", "6D", "JC", "9S", "TD"])]
+    check(read_cards(lay(fan, seed=5)), fan, at_least=3)
+
+
+def test_an_overlapping_meld_shows_only_top_strips() -> None:
+    meld = [(code, (640, 220 + 52 * k), 0) for k, code in enumerate(["8C", "9C", "TC", "JC"])]
+    check(read_cards(lay(meld, seed=8)), meld, at_least=3)
+
+
+# ----------------------------------------------------------------------------------- not cards at all
+
+def test_backs_wood_chips_and_dice_give_no_cards() -> None:
+    rng = np.random.default_rng(11)
+    for seed in range(3):
+        board = lay([], seed=seed, backs=4)
+        render.clutter(rng, board, np.zeros(board.shape[:2], np.uint8), 170)
+        assert read_cards(board) == []
+
+
+def test_plain_tables_give_no_cards() -> None:
+    rng = np.random.default_rng(12)
+    for _ in range(6):
+        assert read_cards(render.table(rng, (720, 1280))) == []
+
+
+# ------------------------------------------------------------------------------- unknown, never wrong
+
+def test_a_smudged_corner_is_unknown_or_absent_never_wrong() -> None:
+    frame = lay([("QH", (640, 360), 0)], seed=2, height=200)
+    # smear both index corners (the card is 200 x 143 px around (640, 360))
+    for x, y in ((583, 272), (697, 448)):
+        roi = frame[y - 22:y + 22, x - 14:x + 14]
+        roi[:] = cv2.GaussianBlur(roi, (0, 0), 5)
+    assert all(s.card in (None, Card.parse("QH")) for s in read_cards(frame))
+
+
+# ------------------------------------------------------------------------------------------ bad frames
+
+@pytest.mark.parametrize("frame", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.uint8),
+                                   np.full((480, 640, 3), 128, np.uint8), np.full((480, 640), 255, np.uint8),
+                                   np.zeros((480, 640, 4), np.uint8)])
+def test_empty_grey_tiny_frames_give_nothing(frame: np.ndarray) -> None:
+    assert read_cards(frame) == []
+
+
+@pytest.mark.parametrize("frame, message", [(np.zeros((100, 100, 3), np.float32), "uint8"),
+                                            (np.zeros((100, 100, 2), np.uint8), "shape"),
+                                            (np.zeros(100, np.uint8), "shape")])
+def test_malformed_frames_are_refused_clearly(frame: np.ndarray, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        read_cards(frame)
+
+
+def test_a_grey_frame_reads_like_colour_for_rank() -> None:
+    frame = lay([("KS", (640, 360), 20)], seed=4)
+    seen = read_cards(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    assert [s.card.rank for s in seen if s.card] in ([Rank.KING], [])
+
+
+# ------------------------------------------------------------------------------------------ real photos
+
+REAL = ("test/IMG_2595.JPG", "test/IMG_2636.JPG", "test/IMG_2654.JPG", "test/IMG_2383.JPG", "test/IMG_2470.JPG")
+"""Real photos (never used in training) whose every labelled card is read with the right rank."""
+
+
+def real_photo(name: str) -> tuple[np.ndarray, list[tuple[Rank, tuple[int, int, int, int]]]]:
+    if not DATA.exists():
+        pytest.skip(f"real card photos are absent ({DATA})")
+    split, file = name.split("/")
+    labels = []
+    for line in (DATA / f"{split}_labels.csv").read_text().splitlines()[1:]:
+        f, _w, _h, cls, x0, y0, x1, y1 = line.split(",")
+        if f == file:
+            labels.append((RANKS[cls], (int(x0), int(y0), int(x1), int(y1))))
+    return cv2.imread(str(DATA / name)), labels
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_photos_are_read(name: str) -> None:
+    image, labels = real_photo(name)
+    seen = read_cards(image)
+    assert sorted(s.card.rank for s in seen if s.card) == sorted(rank for rank, _ in labels)
+    for s in seen:  # each where its card lies
+        assert s.card is not None
+        x, y = s.center
+        assert any(x0 <= x <= x1 and y0 <= y <= y1 for rank, (x0, y0, x1, y1) in labels if rank == s.card.rank)

@@ -1,0 +1,206 @@
+"""Find and read every face-up card in a camera frame: ``read_cards(frame) -> list[CardSighting]``.
+
+Cards are found by their index corners, not their outlines, so a card shows up as long as one index
+corner is visible: alone, fanned, overlapped in a meld, at any angle.
+
+1. ``vision.corners`` proposes rank-over-suit ink pairs on card paper and samples each as an upright
+   patch;
+2. the ``vision.glyphs`` network reads each patch as a rank and a suit, or "not an index"; a reading
+   counts only if it holds, just as surely, when the patch is re-sampled a little larger, smaller and
+   turned (a glyph unlike any the network learned rarely survives that);
+3. repeated reads of one corner are merged (if they disagree, the corner is unknown); the two corners
+   of one card (opposite directions, the same card centre) are merged into one sighting;
+4. a corner that is surely an index but not surely read is reported as unknown (``card`` None), never
+   guessed; anything less sure is dropped, so backs, chips and wood grain give no card at all.
+
+The centre and outline come from the corner's position, direction and scale (the card's median
+proportions, learned with the network); ``zone`` is left None for the zone mapper.
+
+>>> import numpy as np
+>>> read_cards(np.full((720, 1280, 3), 90, np.uint8))
+[]
+>>> read_cards(np.zeros((0, 0, 3), np.uint8))
+[]
+>>> read_cards("frame.png")
+Traceback (most recent call last):
+...
+TypeError: a frame is a numpy array (BGR image), not str
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scoring.cards import Card
+from vision import corners, glyphs
+from vision.observations import CardSighting
+
+READ_SURE = 0.6
+"""A corner counts as read when both its rank and its suit are at least this probable."""
+INDEX_SURE = 0.9
+"""A corner not read surely is reported as an unknown card only when it is at least this surely an index."""
+VARIANTS = ((0.92, 0.0), (1.08, 0.0), (1.0, 0.07), (1.0, -0.07))
+"""(scale factor, turn in radians) of the re-reads a reading must survive."""
+MAX_SIDE = 1280
+"""Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
+MIN_SIDE = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Corner:
+    """One index corner read in a frame."""
+
+    card: Card | None
+    confidence: float  # of the reading when card is set, else that this is an index corner
+    rank: np.ndarray  # rank mark centre
+    down: np.ndarray  # unit vector along the card, top to bottom
+    scale: float  # rank-to-suit distance in pixels
+
+
+def read_cards(frame: np.ndarray) -> list[CardSighting]:
+    """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown."""
+    image = _as_bgr(frame)
+    if image is None:
+        return []
+    shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    if shrink < 1.0:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    found = read_corners(image)
+    net_geometry = glyphs.load()[1]
+    cards = _assemble(found, net_geometry)
+    if shrink < 1.0:
+        cards = [_rescale(c, 1 / shrink) for c in cards]
+    return cards
+
+
+def _as_bgr(frame: object) -> np.ndarray | None:
+    """The frame as a contiguous 3-channel uint8 image; None when it is too small to hold a card."""
+    if not isinstance(frame, np.ndarray):
+        raise TypeError(f"a frame is a numpy array (BGR image), not {type(frame).__name__}")
+    if frame.ndim not in (2, 3) or (frame.ndim == 3 and frame.shape[2] not in (1, 3, 4)):
+        raise ValueError(f"a frame is an HxW grey or HxWx3 BGR image, not an array of shape {frame.shape}")
+    if frame.dtype != np.uint8:
+        raise ValueError(f"a frame holds 8-bit pixels (uint8), not {frame.dtype}")
+    if min(frame.shape[:2]) < MIN_SIDE:
+        return None
+    if frame.ndim == 2 or frame.shape[2] == 1:
+        return cv2.cvtColor(frame.reshape(frame.shape[:2]), cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(frame)
+
+
+def read_corners(image: np.ndarray) -> list[Corner]:
+    """The index corners in a BGR image, one per corner (repeated reads merged)."""
+    planes = corners.Planes(image)
+    found = corners.candidates(planes)
+    if not len(found):
+        return []
+    net, _ = glyphs.load()
+    p_rank, p_suit = net.predict(corners.features(planes, found))
+    index = 1 - np.maximum(p_rank[:, glyphs.NOT_INDEX_RANK], p_suit[:, glyphs.NOT_INDEX_SUIT])
+    keep = np.nonzero(index >= 0.5)[0]
+    found = found[keep]
+    p_rank, p_suit, index = p_rank[keep], p_suit[keep], index[keep]
+    rank_k = p_rank[:, :glyphs.NOT_INDEX_RANK].argmax(axis=1)
+    suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
+    rows = np.arange(len(found))
+    sure = np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k])
+    # a reading must survive small changes of the patch's frame
+    could = np.nonzero(sure >= READ_SURE)[0]
+    if len(could):
+        v_rank, v_suit = net.predict(corners.features(planes, _variants(found[could])))
+        for k in range(len(VARIANTS)):
+            part = slice(k * len(could), (k + 1) * len(could))
+            sure[could] = np.minimum(sure[could], np.minimum(v_rank[part][np.arange(len(could)), rank_k[could]],
+                                                             v_suit[part][np.arange(len(could)), suit_k[could]]))
+    order = np.argsort(-(sure + index))
+    taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
+    for i in order:
+        same = [t for t, (j, _) in enumerate(taken)
+                if np.linalg.norm(found.rank[i] - found.rank[j]) < 0.7 * max(found.scale[i], found.scale[j])]
+        if not same:
+            taken.append((i, True))
+            continue
+        j = taken[same[0]][0]
+        if sure[i] >= READ_SURE and (rank_k[i], suit_k[i]) != (rank_k[j], suit_k[j]):
+            taken[same[0]] = (j, False)  # two sure reads of one corner disagree: do not trust either
+    out = []
+    for i, trusted in taken:
+        if trusted and sure[i] >= READ_SURE:
+            card = Card(glyphs.RANKS[rank_k[i]], glyphs.SUITS[suit_k[i]])
+            out.append(Corner(card, float(sure[i]), found.rank[i], found.down[i], float(found.scale[i])))
+        elif index[i] >= INDEX_SURE:
+            out.append(Corner(None, float(index[i]), found.rank[i], found.down[i], float(found.scale[i])))
+    return out
+
+
+def _variants(found: corners.Candidates) -> corners.Candidates:
+    """The candidates again, slightly larger, smaller and turned either way (``VARIANTS`` in turn)."""
+    parts = [found.varied(turn, grow) for grow, turn in VARIANTS]
+    return corners.Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
+
+
+def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSighting]:
+    """One sighting per card: the two corners of one card merged.
+
+    Two corners are one card's when they read the same card, face opposite ways, and each lies across
+    the card's body from the other (a corner's offset to the other, in its own frame, points right and
+    down, along a card's diagonal). The card is then between them; a lone corner places its card by the
+    median proportions of card designs."""
+    cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
+    partner: dict[int, int] = {}
+    for i, a in enumerate(found):
+        for j in range(i + 1, len(found)):
+            b = found[j]
+            if a.card != b.card or i in partner or j in partner or float(a.down @ b.down) > -0.8:
+                continue
+            v = b.rank - a.rank
+            along, across = float(v @ a.down) / a.scale, float(v @ _right(a.down)) / a.scale
+            if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.1:
+                partner[i], partner[j] = j, i
+    sightings = []
+    read_centres = []
+    for i in sorted(range(len(found)), key=lambda k: found[k].card is None):
+        c = found[i]
+        j = partner.get(i)
+        if j is not None and j < i:
+            continue
+        if j is None:
+            centre = c.rank + c.scale * (cx * _right(c.down) + cy * c.down)
+            size = height * c.scale
+            confidence = c.confidence
+        else:
+            other = found[j]
+            centre = (c.rank + other.rank) / 2
+            size = float((other.rank - c.rank) @ c.down) + (height - 2 * cy) * c.scale
+            confidence = 1 - (1 - c.confidence) * (1 - other.confidence)
+        if c.card is None and any(np.linalg.norm(centre - r) < 0.3 * size for r in read_centres):
+            continue  # the unreadable other corner of a card already read
+        if c.card is not None:
+            read_centres.append(centre)
+        sightings.append(CardSighting(c.card, (float(centre[0]), float(centre[1])),
+                                      _outline(centre, c.down, size), float(confidence)))
+    return sightings
+
+
+def _right(down: np.ndarray) -> np.ndarray:
+    """A card's "right" given its "down" (a quarter turn counter-clockwise on screen)."""
+    return np.array([down[1], -down[0]])
+
+
+def _outline(centre: np.ndarray, down: np.ndarray, height: float) -> tuple[tuple[float, float], ...]:
+    """The corners of a card of ``height`` at ``centre`` lying along ``down`` (top-left first)."""
+    right = _right(down) * height * 2.5 / 3.5 / 2
+    d = down * height / 2
+    pts = (centre - right - d, centre + right - d, centre + right + d, centre - right + d)
+    return tuple((float(p[0]), float(p[1])) for p in pts)
+
+
+def _rescale(seen: CardSighting, factor: float) -> CardSighting:
+    """A sighting in the coordinates of a frame ``factor`` times larger."""
+    return CardSighting(seen.card, (seen.center[0] * factor, seen.center[1] * factor),
+                        tuple((x * factor, y * factor) for x, y in seen.outline), seen.confidence, seen.zone)

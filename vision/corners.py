@@ -1,0 +1,227 @@
+"""Index-corner candidates: pairs of ink marks on card paper that may be a rank over its suit.
+
+A card's index corner is a rank glyph with its suit pip just below it, both printed on white paper. This
+module finds every such pair in a frame without first finding card outlines, so cards fanned or
+overlapped until only a corner shows are found like lone cards:
+
+1. ink: pixels much darker than the nearby paper in the darkest colour channel (red ink is as dark
+   there as black ink), split into connected marks;
+2. keep marks of a glyph's size whose surroundings are mostly paper (bright, colourless);
+3. pair each mark with nearby marks of a suit pip's size: the pair's axis
+   is the card's "down", their distance its scale;
+4. sample each pair as an upright, scale-normalised patch (``PATCH_W`` x ``PATCH_H``, plus a coarser
+   redness channel and a coarse view of the corner's surroundings) for the classifier in ``vision.glyphs``.
+
+>>> import numpy as np
+>>> found = candidates(np.full((120, 160, 3), 200, np.uint8))
+>>> len(found), features(np.full((120, 160, 3), 200, np.uint8), found).shape
+(0, (0, 1104))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+PATCH_W, PATCH_H = 24, 32
+"""The upright patch a candidate is read from."""
+LEFT, RIGHT, TOP, BOTTOM = -1.1, 1.1, -1.0, 1.7
+"""The patch's extent in units of the rank-to-suit distance, from the rank mark's centre."""
+CONTEXT, CONTEXT_SPAN = 12, 5.0
+"""The coarse surroundings: CONTEXT x CONTEXT samples over CONTEXT_SPAN scale units, from above-left of
+the rank mark (where a card's corner is) to below-right (into the card)."""
+FEATURES = PATCH_W * PATCH_H + (PATCH_W // 2) * (PATCH_H // 2) + CONTEXT * CONTEXT
+
+_GRID = np.stack(np.meshgrid(LEFT + (np.arange(PATCH_W) + 0.5) / PATCH_W * (RIGHT - LEFT),
+                             TOP + (np.arange(PATCH_H) + 0.5) / PATCH_H * (BOTTOM - TOP)), axis=-1).reshape(-1, 2)
+_CONTEXT = np.stack(np.meshgrid(*[-2.0 + (np.arange(CONTEXT) + 0.5) / CONTEXT * CONTEXT_SPAN] * 2),
+                    axis=-1).reshape(-1, 2)
+_MARK_ROWS = slice(round((-0.6 - TOP) / (BOTTOM - TOP) * PATCH_H), round((0.6 - TOP) / (BOTTOM - TOP) * PATCH_H))
+_MARK_COLS = slice(round((-0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W), round((0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W))
+INK_SHARE = 0.6
+MIN_MARK = 5  # pixels: smaller marks cannot be read
+PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
+MAX_PARTNERS = 4  # suit marks tried per rank mark
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """Rank-mark centres, unit "down" vectors and scales (rank-to-suit distance) of candidate pairs."""
+
+    rank: np.ndarray  # (n, 2) float32
+    down: np.ndarray  # (n, 2) float32
+    scale: np.ndarray  # (n,) float32
+
+    def __len__(self) -> int:
+        return len(self.scale)
+
+    def varied(self, turn: np.ndarray | float, grow: np.ndarray | float,
+               shift: np.ndarray | float = 0.0) -> Candidates:
+        """The candidates with "down" turned by ``turn`` radians, scales times ``grow``, rank marks
+        moved by ``shift`` (n x 2, in scale units)."""
+        c, s = np.cos(turn), np.sin(turn)
+        down = np.stack([c * self.down[:, 0] - s * self.down[:, 1], s * self.down[:, 0] + c * self.down[:, 1]], axis=1)
+        scale = self.scale * grow
+        rank = self.rank + np.asarray(shift) * np.asarray(scale).reshape(-1, 1)
+        return Candidates(rank.astype(np.float32), down.astype(np.float32), np.asarray(scale, np.float32))
+
+    def __getitem__(self, pick: np.ndarray) -> Candidates:
+        """The candidates selected by an index array or mask."""
+        return Candidates(self.rank[pick], self.down[pick], self.scale[pick])
+
+    @property
+    def right(self) -> np.ndarray:
+        """The card's "right" for each candidate (down turned a quarter counter-clockwise on screen)."""
+        return np.stack([self.down[:, 1], -self.down[:, 0]], axis=1)
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Image positions (n, k, 2) of card-frame offsets ``points`` (k, 2: right, down, in scale units)."""
+        frame = np.stack([self.right, self.down], axis=1) * self.scale[:, None, None]  # (n, 2, 2)
+        return np.asarray(points, np.float32)[None] @ frame + self.rank[:, None, :]
+
+
+class Planes:
+    """The images of one BGR frame the corner finder works on, each made once: the darkest channel
+    ``lo`` (ink is dark there, red ink as much as black), ``red`` (red over the other channels),
+    ``sat`` (brightest minus darkest channel) and their pyramids."""
+
+    def __init__(self, frame: np.ndarray) -> None:
+        b, g, r = cv2.split(frame)
+        self.lo = cv2.min(b, cv2.min(g, r))
+        self.red = cv2.subtract(r, cv2.max(g, b))
+        self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), self.lo)
+
+    @cached_property
+    def pyramids(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """``lo`` and ``red`` at full, half, quarter and eighth size."""
+        lo, red = [self.lo], [self.red]
+        for _ in range(3):
+            lo.append(cv2.pyrDown(lo[-1]))
+            red.append(cv2.pyrDown(red[-1]))
+        return lo, red
+
+
+def candidates(frame: np.ndarray | Planes) -> Candidates:
+    """All rank-over-suit pairs that could be an index corner in a BGR frame."""
+    planes = frame if isinstance(frame, Planes) else Planes(frame)
+    lo = planes.lo
+    h, w = lo.shape
+    paper = paper_mask(planes)
+    ink = ink_mask(lo) & cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
+    _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    x, y, bw, bh, area = (stats[1:, k].astype(np.float32) for k in range(5))
+    size = np.maximum(bw, bh)
+    keep = (size >= MIN_MARK) & (size <= 0.12 * min(h, w) + 10) & (area >= 0.12 * bw * bh) & (area >= 14)
+    keep &= (np.minimum(bw, bh) >= 2)
+    if not keep.any():
+        return _empty()
+    keep &= _ring_share(paper, x, y, bw, bh, size) >= PAPER_SHARE
+    ids = np.nonzero(keep)[0]
+    if len(ids) < 2:
+        return _empty()
+    center = centroids[1:][ids].astype(np.float32)
+    size = size[ids]
+    delta = center[None, :, :] - center[:, None, :]  # [i, j] = j - i
+    dist = np.hypot(delta[..., 0], delta[..., 1])
+    ratio = size[None, :] / size[:, None]
+    ok = (dist >= 0.5 * size[:, None]) & (dist <= 2.3 * size[:, None]) & (ratio >= 0.3) & (ratio <= 1.8)
+    dist = np.where(ok, dist, np.inf)
+    order = np.argsort(dist, axis=1)[:, :MAX_PARTNERS]
+    ri = np.repeat(np.arange(len(ids)), order.shape[1])
+    si = order.ravel()
+    good = np.isfinite(dist[ri, si])
+    ri, si = ri[good], si[good]
+    vec = center[si] - center[ri]
+    scale = np.hypot(vec[:, 0], vec[:, 1])
+    return Candidates(center[ri], (vec / scale[:, None]).astype(np.float32), scale.astype(np.float32))
+
+
+def ink_mask(lo: np.ndarray) -> np.ndarray:
+    """Ink: pixels under INK_SHARE of the brightest paper within a few glyphs' reach. Relative to the
+    paper, not to the local mean, so the narrow gaps between a corner pip and a big pip stay paper."""
+    h, w = lo.shape
+    small = cv2.resize(lo, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    bright = cv2.resize(cv2.dilate(small, np.ones((5, 5), np.uint8)), (w, h), interpolation=cv2.INTER_LINEAR)
+    return ((lo < cv2.multiply(bright, INK_SHARE, dtype=cv2.CV_8U)) & (bright > 60)).astype(np.uint8)
+
+
+def paper_mask(planes: Planes) -> np.ndarray:
+    """Card paper (1) and red ink (1) versus anything else (0): bright for its neighbourhood, colourless
+    and smooth. Carpet, wood and cloth fail one of the three (grain and fibres are not smooth)."""
+    lo, red, sat = planes.lo, planes.red, planes.sat
+    small = cv2.resize(lo, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
+    near_max = cv2.resize(cv2.dilate(small, np.ones((7, 7), np.uint8)), (lo.shape[1], lo.shape[0]))
+    rough = cv2.morphologyEx(lo, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    bright = (lo > 60) & (sat < 60) & (lo >= cv2.multiply(near_max, 0.6)) & (rough < 90)
+    return (bright | (red > 60)).astype(np.uint8)
+
+
+def _empty() -> Candidates:
+    return Candidates(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
+
+
+def _ring_share(paper: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarray, bh: np.ndarray,
+                size: np.ndarray) -> np.ndarray:
+    """The share of paper in a band around each box (x, y, bw, bh), a third of its size wide."""
+    h, w = paper.shape
+    integral = cv2.integral(paper).astype(np.float64)
+
+    def box_sum(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x0, x1 = np.clip(x0, 0, w).astype(int), np.clip(x1, 0, w).astype(int)
+        y0, y1 = np.clip(y0, 0, h).astype(int), np.clip(y1, 0, h).astype(int)
+        total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+        return total, (x1 - x0) * (y1 - y0)
+
+    m = np.maximum(2, size / 3)
+    outer, outer_area = box_sum(x - m, y - m, x + bw + m, y + bh + m)
+    inner, inner_area = box_sum(x, y, x + bw, y + bh)
+    return (outer - inner) / np.maximum(outer_area - inner_area, 1)
+
+
+def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
+    """One row of classifier inputs per candidate: the upright ink patch, its coarse redness, and a
+    coarse view of the surroundings (where a corner's card edges are), all relative to the paper."""
+    if not len(found):
+        return np.zeros((0, FEATURES), np.float32)
+    lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
+    n = len(found)
+    grid = found.to_image(_GRID).reshape(n, PATCH_H, PATCH_W, 2)
+    step = found.scale * (RIGHT - LEFT) / PATCH_W
+    ink = _sample_patches(lo_pyramid, grid, step).reshape(n, -1)
+    redp = _sample_patches(red_pyramid, grid, step)
+    around = _sample_patches(lo_pyramid, found.to_image(_CONTEXT).reshape(n, CONTEXT, CONTEXT, 2),
+                             found.scale * CONTEXT_SPAN / CONTEXT).reshape(n, -1)
+    # paper is the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)
+    p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None]
+    p_hi = ink.max(axis=1)[:, None]
+    span = np.maximum(p_hi - p_lo, 25)
+    coarse = redp.reshape(n, PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
+    return np.hstack([1 - np.clip((ink - p_lo) / span, 0, 1), np.clip(coarse * 2 / span, 0, 1),
+                      1 - np.clip((around - p_lo) / span, 0, 1)]).astype(np.float32)
+
+
+def _sample_patches(pyramid: list[np.ndarray], grid: np.ndarray, step: np.ndarray) -> np.ndarray:
+    """Patches sampled at ``grid`` (n, h, w, 2 image points) from the pyramid level whose pixels are
+    about ``step`` (n,) apart, so large corners are not aliased."""
+    n, ph, pw, _ = grid.shape
+    level = np.clip(np.floor(np.log2(np.maximum(step, 1.0))), 0, len(pyramid) - 1).astype(int)
+    out = np.zeros((n, ph, pw), np.float32)
+    for lv, image in enumerate(pyramid):
+        pick = np.nonzero(level == lv)[0]
+        if len(pick):
+            maps = (grid[pick] / (2**lv)).reshape(-1, pw, 2).astype(np.float32)
+            out[pick] = _sample(image, maps).reshape(len(pick), ph, pw)
+    return out
+
+
+def _sample(image: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``image`` at the (rows, cols, 2) points ``maps``, in blocks remap can take."""
+    out = np.empty(maps.shape[:2], np.float32)
+    rows = 30000  # cv2.remap wants maps under 32767 rows
+    for start in range(0, len(maps), rows):
+        part = maps[start:start + rows]
+        out[start:start + rows] = cv2.remap(image, part, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out

@@ -1,0 +1,507 @@
+"""Synthetic card tables: the training and held-out test data of the card reader.
+
+Everything here is drawn from scratch with Pillow fonts and OpenCV: card faces in several designs (index
+fonts, index sizes, suit shapes, pip layouts, court pictures), card backs, tables (wood, felt, carpet,
+cloth, tiles, plain), chips, dice and hands, under uneven light with glare, blur, noise and JPEG loss.
+Pillow and the fonts are needed only to make data (``python -m vision.train``), never at run time.
+
+A scene knows where every index corner it drew lies and whether it is still visible:
+
+>>> import numpy as np
+>>> scene = table_scene(np.random.default_rng(1), size=(360, 640))
+>>> scene.image.shape, scene.image.dtype
+((360, 640, 3), dtype('uint8'))
+>>> all(len(card.outline) == 4 for card in scene.cards)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.cards import DECK, Card, Rank, Suit
+
+FACE_W, FACE_H = 250, 350
+"""Card faces are drawn at this size (a poker card's 2.5 x 3.5 inch proportions)."""
+
+FONT_DIRS = ("/usr/share/fonts",)
+RANK_FONTS = (
+    "C059-Roman", "C059-Bold", "NimbusRoman-Regular", "NimbusRoman-Bold", "URWBookman-Light",
+    "URWBookman-Demi", "DejaVuSerif", "DejaVuSerif-Bold", "DejaVuSerifCondensed", "LiberationSerif-Regular",
+    "LiberationSerif-Bold", "FreeSerif", "FreeSerifBold", "NimbusSans-Regular", "NimbusSans-Bold",
+    "NimbusSansNarrow-Regular", "NimbusSansNarrow-Bold", "DejaVuSans", "DejaVuSans-Bold",
+    "DejaVuSansCondensed", "DejaVuSansCondensed-Bold", "LiberationSans-Regular", "LiberationSans-Bold",
+    "LiberationSansNarrow-Regular", "FreeSansBold",
+)
+"""Index fonts used for training."""
+HELD_OUT_FONTS = ("P052-Roman", "P052-Bold", "URWGothic-Demi", "FreeSans", "LiberationSansNarrow-Bold")
+"""Index fonts never used for training: the held-out synthetic test decks use only these."""
+SUIT_FONTS = ("DejaVuSans", "FreeSerif", "FreeSans", "DejaVuSerif", "DejaVuSans-Bold")
+SUIT_CHARS = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666", Suit.CLUBS: "\u2663"}
+RED = (Suit.HEARTS, Suit.DIAMONDS)
+
+# Pip centres (x, y) as fractions of the card, for the number cards (columns at 0.3 / 0.7 and rows from
+# 0.2 to 0.8 here, spread to each design's own columns and rows); pips below the middle are drawn upside
+# down. The classic layouts.
+_L, _M, _R = 0.30, 0.50, 0.70
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    2: ((_M, 0.2), (_M, 0.8)),
+    3: ((_M, 0.2), (_M, 0.5), (_M, 0.8)),
+    4: ((_L, 0.2), (_R, 0.2), (_L, 0.8), (_R, 0.8)),
+    5: ((_L, 0.2), (_R, 0.2), (_M, 0.5), (_L, 0.8), (_R, 0.8)),
+    6: ((_L, 0.2), (_R, 0.2), (_L, 0.5), (_R, 0.5), (_L, 0.8), (_R, 0.8)),
+    7: ((_L, 0.2), (_R, 0.2), (_M, 0.35), (_L, 0.5), (_R, 0.5), (_L, 0.8), (_R, 0.8)),
+    8: ((_L, 0.2), (_R, 0.2), (_M, 0.35), (_L, 0.5), (_R, 0.5), (_M, 0.65), (_L, 0.8), (_R, 0.8)),
+    9: ((_L, 0.2), (_R, 0.2), (_L, 0.4), (_R, 0.4), (_M, 0.5), (_L, 0.6), (_R, 0.6), (_L, 0.8), (_R, 0.8)),
+    10: ((_L, 0.2), (_R, 0.2), (_M, 0.3), (_L, 0.4), (_R, 0.4), (_L, 0.6), (_R, 0.6), (_M, 0.7),
+         (_L, 0.8), (_R, 0.8)),
+}
+
+
+@cache
+def font_path(name: str) -> str | None:
+    """The file of an installed font by its file stem, or None when it is not installed."""
+    for root in FONT_DIRS:
+        for path in sorted(Path(root).rglob(f"{name}.*")):
+            if path.suffix.lower() in (".ttf", ".otf"):
+                return str(path)
+    return None
+
+
+def available(names: tuple[str, ...]) -> list[str]:
+    """The fonts of ``names`` installed here (training needs at least one)."""
+    found = [name for name in names if font_path(name)]
+    if not found:
+        raise RuntimeError(f"none of the fonts {', '.join(names)} is installed (try fonts-dejavu-core)")
+    return found
+
+
+@cache
+def glyph(font: str, text: str) -> np.ndarray:
+    """The ink of ``text`` in ``font``, cropped to its box, as a float mask about 120 pixels tall."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    face = ImageFont.truetype(font_path(font), 120)
+    canvas = Image.new("L", (120 * (len(text) + 1), 220), 0)
+    ImageDraw.Draw(canvas).text((30, 30), text, font=face, fill=255)
+    ink = np.asarray(canvas, dtype=np.float32) / 255.0
+    ys, xs = np.nonzero(ink > 0.1)
+    return np.ascontiguousarray(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+
+
+def _stamp(face: np.ndarray, mask: np.ndarray, box: tuple[float, float, float, float],
+           color: tuple[int, int, int], flip: bool = False) -> None:
+    """Paint ``mask`` resized into ``box`` (x, y, w, h) of ``face`` in ``color`` (rotated 180 if flip)."""
+    x, y, w, h = box
+    w, h = max(2, round(w)), max(2, round(h))
+    m = cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA)
+    if flip:
+        m = m[::-1, ::-1]
+    x0, y0 = round(x), round(y)
+    x1, y1 = min(face.shape[1], x0 + w), min(face.shape[0], y0 + h)
+    if x0 < 0 or y0 < 0 or x1 <= x0 or y1 <= y0:
+        return
+    m = m[: y1 - y0, : x1 - x0, None]
+    region = face[y0:y1, x0:x1].astype(np.float32)
+    face[y0:y1, x0:x1] = (region * (1 - m) + np.array(color, np.float32) * m).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class Design:
+    """How one deck draws its faces."""
+
+    rank_font: str
+    suit_font: str
+    index_height: float  # rank glyph height / card height
+    index_x: float  # rank centre x / card width
+    index_top: float  # rank top / card height
+    suit_scale: float  # suit pip height / rank height
+    gap: float  # gap between rank and suit / rank height
+    squeeze: float  # width factor of the rank glyphs (narrow decks)
+    pip_scale: float  # centre pip height / card height
+    pip_column: float  # x of the left pip column / card width
+    pip_top: float  # y of the top pip row / card height
+    court_inset: float  # margin of a court picture / card width
+    paper: tuple[int, int, int]
+    red: tuple[int, int, int]
+    black: tuple[int, int, int]
+    border: bool
+
+    @staticmethod
+    def random(rng: np.random.Generator, fonts: list[str]) -> Design:
+        """A plausible deck design with index fonts from ``fonts``."""
+        tint = rng.integers(-12, 4, 3)
+        return Design(
+            rank_font=str(rng.choice(fonts)),
+            suit_font=str(rng.choice(available(SUIT_FONTS))),
+            index_height=float(rng.uniform(0.075, 0.13) if rng.random() < 0.85 else rng.uniform(0.13, 0.17)),
+            index_x=float(rng.uniform(0.075, 0.12)),
+            index_top=float(rng.uniform(0.035, 0.06)),
+            suit_scale=float(rng.uniform(0.55, 0.9)),
+            gap=float(rng.uniform(0.12, 0.35)),
+            squeeze=float(rng.uniform(0.6, 1.05)),
+            pip_scale=float(rng.uniform(0.11, 0.19)),
+            pip_column=float(rng.uniform(0.24, 0.33)),
+            pip_top=float(rng.uniform(0.16, 0.24)),
+            court_inset=float(rng.uniform(0.15, 0.25)),
+            paper=tuple(int(v) for v in np.clip(np.array([246, 248, 248]) + tint, 0, 255)),
+            red=(int(rng.integers(20, 60)), int(rng.integers(10, 50)), int(rng.integers(170, 230))),
+            black=tuple(int(v) for v in rng.integers(0, 45, 3)),
+            border=bool(rng.random() < 0.3),
+        )
+
+
+@dataclass(frozen=True)
+class IndexMark:
+    """Where one index corner of a face lies, in face pixels: rank box centre and suit box centre."""
+
+    rank: tuple[float, float]
+    suit: tuple[float, float]
+    height: float  # rank glyph height
+
+
+def card_face(card: Card, design: Design, rng: np.random.Generator) -> tuple[np.ndarray, list[IndexMark]]:
+    """A BGR face of ``card`` in ``design`` and its two index corners (top-left, then bottom-right)."""
+    face = np.empty((FACE_H, FACE_W, 3), np.uint8)
+    face[:] = design.paper
+    color = design.red if card.suit in RED else design.black
+    suit_mask = glyph(design.suit_font, SUIT_CHARS[card.suit])
+    if design.border:
+        cv2.rectangle(face, (6, 6), (FACE_W - 7, FACE_H - 7), design.black, 1)
+    rank_mask = glyph(design.rank_font, card.rank.label)
+    rh = design.index_height * FACE_H
+    rw = rh * rank_mask.shape[1] / rank_mask.shape[0] * design.squeeze
+    sh = rh * design.suit_scale
+    sw = sh * suit_mask.shape[1] / suit_mask.shape[0]
+    cx, top = design.index_x * FACE_W, design.index_top * FACE_H
+    cx = max(cx, rw / 2 + 0.045 * FACE_W)
+    _draw_middle(face, card, design, suit_mask, color, rng, clear=(cx + max(rw, sw) / 2 + 4) / FACE_W)
+    suit_top = top + rh * (1 + design.gap)
+    marks = []
+    for flip in (False, True):
+        rank_box = (cx - rw / 2, top, rw, rh)
+        suit_box = (cx - sw / 2, suit_top, sw, sh)
+        if flip:
+            rank_box = (FACE_W - rank_box[0] - rw, FACE_H - top - rh, rw, rh)
+            suit_box = (FACE_W - suit_box[0] - sw, FACE_H - suit_top - sh, sw, sh)
+        _stamp(face, rank_mask, rank_box, color, flip)
+        _stamp(face, suit_mask, suit_box, color, flip)
+        marks.append(IndexMark((rank_box[0] + rw / 2, rank_box[1] + rh / 2),
+                               (suit_box[0] + sw / 2, suit_box[1] + sh / 2), rh))
+    return face, marks
+
+
+def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.ndarray,
+                 color: tuple[int, int, int], rng: np.random.Generator, clear: float) -> None:
+    """The pips, the ace's big pip or a court picture, all right of ``clear`` (a share of the width)
+    so that the index corners stay clear."""
+    aspect = suit_mask.shape[1] / suit_mask.shape[0]
+    if card.rank in PIPS:
+        ph = design.pip_scale * FACE_H
+        column = min(0.45, max(design.pip_column, clear + ph * aspect / 2 / FACE_W))
+        for fx, fy in PIPS[card.rank]:
+            x = (0.5 + (fx - 0.5) / 0.2 * (0.5 - column)) * FACE_W
+            y = (0.5 + (fy - 0.5) / 0.3 * (0.5 - design.pip_top)) * FACE_H
+            _stamp(face, suit_mask, (x - ph * aspect / 2, y - ph / 2, ph * aspect, ph), color, fy > 0.5)
+    elif card.rank is Rank.ACE:
+        ph = FACE_H * float(rng.uniform(0.16, 0.36))
+        _stamp(face, suit_mask, (FACE_W / 2 - ph * aspect / 2, FACE_H / 2 - ph / 2, ph * aspect, ph), color)
+        if rng.random() < 0.3:  # ornate aces carry small print
+            for k in range(int(rng.integers(2, 5))):
+                y = int(FACE_H * 0.72 + k * 8)
+                cv2.line(face, (90, y), (160, y), design.black, 1)
+    else:
+        x0 = int(FACE_W * max(design.court_inset, clear))
+        y0 = int(FACE_H * design.court_inset * 0.6)
+        x1, y1 = FACE_W - x0, FACE_H - y0
+        palette = [design.red, design.black, (40, 170, 220), (170, 80, 30), (60, 140, 60)]
+        for _ in range(int(rng.integers(25, 60))):
+            c = palette[int(rng.integers(len(palette)))]
+            p = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
+            if rng.random() < 0.5:
+                q = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
+                cv2.line(face, p, q, c, int(rng.integers(1, 5)))
+            else:
+                axes = (int(rng.integers(3, 22)), int(rng.integers(3, 22)))
+                cv2.ellipse(face, p, axes, float(rng.uniform(0, 180)), 0, 360, c, -1 if rng.random() < 0.6 else 2)
+        cv2.rectangle(face, (x0, y0), (x1, y1), design.black, 2)
+        _stamp(face, suit_mask, (x0 + 4, y0 + 4, 22 * aspect, 22), color)
+
+
+def card_back(rng: np.random.Generator) -> np.ndarray:
+    """A patterned card back (lattice, stripes or dots in one colour, with a white margin)."""
+    back = np.full((FACE_H, FACE_W, 3), 245, np.uint8)
+    color = [(40, 40, 170), (150, 60, 30), (40, 110, 40), (30, 30, 30)][int(rng.integers(4))]
+    inner = back[12:-12, 12:-12]
+    inner[:] = color
+    step = int(rng.integers(8, 20))
+    light = tuple(min(255, c + 110) for c in color)
+    for k in range(-FACE_H, FACE_W + FACE_H, step):
+        cv2.line(inner, (k, 0), (k + FACE_H, FACE_H), light, 1 + int(rng.integers(2)))
+        if rng.random() < 0.7:
+            cv2.line(inner, (k, 0), (k - FACE_H, FACE_H), light, 1)
+    return back
+
+
+# ----------------------------------------------------------------------------------------------- tables
+
+def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+    """Smooth noise in [-1, 1] with features about ``scale`` pixels across."""
+    h, w = shape
+    small = rng.standard_normal((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
+    big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(big / 2.5, -1, 1)
+
+
+def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """A table top: light or dark wood, felt, carpet, cloth, tiles or a plain surface."""
+    h, w = shape
+    kind = rng.choice(["wood", "wood", "wood", "felt", "carpet", "cloth", "tiles", "plain"])
+    if kind == "wood":
+        base = np.array([rng.uniform(60, 170), rng.uniform(110, 200), rng.uniform(160, 235)]) * rng.uniform(0.45, 1.0)
+        angle = rng.uniform(0, math.pi)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        u = xx * math.cos(angle) + yy * math.sin(angle)
+        v = -xx * math.sin(angle) + yy * math.cos(angle)
+        warp = _noise(rng, shape, rng.uniform(80, 300)) * rng.uniform(10, 60)
+        period = rng.uniform(6, 30)
+        grain = np.sin((v + warp + 0.02 * u) / period * 2 * math.pi) ** rng.choice([1, 3, 5])
+        grain = grain * rng.uniform(0.08, 0.35) + _noise(rng, shape, 3) * 0.05
+        if rng.random() < 0.5:  # planks
+            grain += 0.4 * (np.abs(((v + 1000) % rng.uniform(90, 250)) - 1) < 1.5)
+        img = base[None, None, :] * (1 - grain[..., None])
+    elif kind == "felt":
+        base = np.array([[40, 110, 30], [110, 60, 20], [30, 30, 120], [60, 60, 60]][int(rng.integers(4))], float)
+        img = base * rng.uniform(0.6, 1.3) * (1 + 0.06 * _noise(rng, shape, 2)[..., None])
+    elif kind == "carpet":
+        base = np.array([rng.uniform(90, 150), rng.uniform(120, 170), rng.uniform(140, 190)])
+        img = base * (1 + 0.25 * _noise(rng, shape, 1.5)[..., None] + 0.1 * _noise(rng, shape, 40)[..., None])
+    elif kind == "cloth":
+        base = rng.uniform(15, 60, 3)
+        img = base * (1 + 0.5 * _noise(rng, shape, 60)[..., None] + 0.1 * _noise(rng, shape, 2)[..., None])
+    elif kind == "tiles":
+        base = rng.uniform(150, 215, 3)
+        img = np.broadcast_to(base, (h, w, 3)).copy() * (1 + 0.05 * _noise(rng, shape, 3)[..., None])
+        step = int(rng.integers(60, 160))
+        for k in range(0, max(h, w), step):
+            img[k:k + 3, :] *= 0.7
+            img[:, k:k + 3] *= 0.7
+    else:
+        base = rng.uniform(30, 200, 3)
+        img = base * (1 + 0.03 * _noise(rng, shape, 2)[..., None])
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@dataclass
+class PlacedCard:
+    """A card face drawn into a scene: its code, outline, and its index corners in image pixels."""
+
+    card: Card
+    outline: np.ndarray  # 4x2, face corners TL, TR, BR, BL
+    marks: list[tuple[np.ndarray, np.ndarray, float, bool]] = field(default_factory=list)
+    # (rank centre, suit centre, rank height, visible)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        c = self.outline.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+
+@dataclass
+class Scene:
+    """One synthetic frame and what it holds."""
+
+    image: np.ndarray
+    cards: list[PlacedCard]
+
+
+def card_quad(rng: np.random.Generator, center: tuple[float, float], height: float, angle: float) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of a card of ``height`` px at ``center`` turned ``angle`` radians."""
+    w = height * FACE_W / FACE_H
+    c, s = math.cos(angle), math.sin(angle)
+    pts = np.array([(-w / 2, -height / 2), (w / 2, -height / 2), (w / 2, height / 2), (-w / 2, height / 2)])
+    pts = pts @ np.array([[c, s], [-s, c]]) + np.array(center)
+    return (pts + rng.normal(0, height * 0.008, pts.shape)).astype(np.float32)
+
+
+def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndarray, edge: int) -> np.ndarray:
+    """Draw ``face`` onto ``canvas`` at ``quad`` with rounded corners, a faint edge and a soft shadow.
+
+    Returns the face-to-image homography; ``cover`` marks the pixels the card now hides."""
+    src = np.array([(0, 0), (FACE_W, 0), (FACE_W, FACE_H), (0, FACE_H)], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad)
+    h, w = canvas.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 8
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 8
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return m
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ m
+    alpha_face = np.zeros((FACE_H, FACE_W), np.uint8)
+    cv2.rectangle(alpha_face, (0, 0), (FACE_W - 1, FACE_H - 1), 255, -1)
+    for cx, cy in ((12, 12), (FACE_W - 13, 12), (12, FACE_H - 13), (FACE_W - 13, FACE_H - 13)):
+        alpha_face[cy - 12 if cy < 20 else cy: cy + 1 if cy < 20 else cy + 13,
+                   cx - 12 if cx < 20 else cx: cx + 1 if cx < 20 else cx + 13] = 0
+        cv2.circle(alpha_face, (cx, cy), 12, 255, -1)
+    face = face.copy()
+    cv2.rectangle(face, (0, 0), (FACE_W - 1, FACE_H - 1), (edge, edge, edge), 2)
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(face, shift, size, flags=cv2.INTER_AREA).astype(np.float32)
+    alpha = cv2.warpPerspective(alpha_face, shift, size).astype(np.float32)[..., None] / 255
+    shadow = cv2.GaussianBlur(np.roll(alpha[..., 0], (3, 3), (0, 1)), (0, 0), 3)[..., None]
+    roi = canvas[y0:y1, x0:x1].astype(np.float32) * (1 - 0.35 * shadow)
+    canvas[y0:y1, x0:x1] = (roi * (1 - alpha) + warped * alpha).astype(np.uint8)
+    cover[y0:y1, x0:x1] |= alpha[..., 0] > 0.5
+    return m
+
+
+def _project(m: np.ndarray, point: tuple[float, float]) -> np.ndarray:
+    p = m @ np.array([point[0], point[1], 1.0])
+    return p[:2] / p[2]
+
+
+def _layout(rng: np.random.Generator, shape: tuple[int, int], count: int,
+            height: float) -> list[tuple[tuple[float, float], float]]:
+    """Card centres and angles: scattered singles, a fanned hand, or an overlapping meld row."""
+    h, w = shape
+    kind = rng.choice(["scatter", "fan", "meld", "grid"])
+    cw = height * FACE_W / FACE_H
+    x0, y0 = rng.uniform(0.2 * w, 0.8 * w), rng.uniform(0.25 * h, 0.75 * h)
+    a0 = rng.uniform(-math.pi, math.pi)
+    out = []
+    if kind == "scatter":
+        for _ in range(count):
+            out.append(((rng.uniform(0.05 * w, 0.95 * w), rng.uniform(0.05 * h, 0.95 * h)), rng.uniform(-math.pi, math.pi)))
+    elif kind == "fan":
+        step, turn = rng.uniform(0.18, 0.4) * cw, rng.uniform(0, 0.25)
+        for k in range(count):
+            a = a0 + (k - count / 2) * turn
+            out.append(((x0 + math.cos(a0) * step * (k - count / 2), y0 + math.sin(a0) * step * (k - count / 2)), a))
+    elif kind == "meld":
+        step = rng.uniform(0.2, 0.35) * height
+        for k in range(count):
+            off = step * (k - count / 2)
+            out.append(((x0 - math.sin(a0) * off, y0 + math.cos(a0) * off), a0 + rng.normal(0, 0.05)))
+    else:
+        cols = int(rng.integers(2, 7))
+        for k in range(count):
+            r, c = divmod(k, cols)
+            out.append(((0.1 * w + c * cw * rng.uniform(1.05, 1.3) + 20, 0.1 * h + r * height * 1.1 + height / 2),
+                        rng.normal(0, 0.08) + (math.pi if rng.random() < 0.3 else 0)))
+    return out
+
+
+def clutter(rng: np.random.Generator, canvas: np.ndarray, cover: np.ndarray, height: float) -> None:
+    """Chips, dice and a hand or sleeve over the table; ``cover`` (uint8) marks what they hide."""
+    h, w = canvas.shape[:2]
+    for _ in range(int(rng.integers(0, 6))):  # chips
+        c = (int(rng.integers(w)), int(rng.integers(h)))
+        r = int(height * rng.uniform(0.12, 0.2))
+        col = tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.circle(canvas, c, r, col, -1)
+        for k in range(6):
+            a = k * math.pi / 3
+            cv2.ellipse(canvas, c, (r, r), math.degrees(a), -8, 8, (240, 240, 240), max(2, r // 4))
+        cv2.circle(canvas, c, int(r * 0.6), (235, 235, 235) if rng.random() < 0.5 else col, 1)
+        cv2.circle(cover, c, r, 1, -1)
+    for _ in range(int(rng.integers(0, 4))):  # dice
+        s = height * rng.uniform(0.12, 0.18)
+        c = (rng.uniform(0, w), rng.uniform(0, h))
+        box = cv2.boxPoints((c, (s, s), rng.uniform(0, 90))).astype(np.int32)
+        cv2.fillConvexPoly(canvas, box, (235, 235, 240))
+        cv2.polylines(canvas, [box], True, (150, 150, 150), 1)
+        for _ in range(int(rng.integers(1, 7))):
+            off = rng.uniform(-s * 0.3, s * 0.3, 2)
+            cv2.circle(canvas, (int(c[0] + off[0]), int(c[1] + off[1])), max(1, int(s * 0.09)), (20, 20, 20), -1)
+        cv2.fillConvexPoly(cover, box, 1)
+    if rng.random() < 0.25:  # a hand or a sleeve reaching in
+        skin = np.array([rng.uniform(60, 180), rng.uniform(90, 200), rng.uniform(140, 240)])
+        edge = int(rng.integers(4))
+        p = [(int(rng.integers(w)), 0), (w - 1, int(rng.integers(h))), (int(rng.integers(w)), h - 1), (0, int(rng.integers(h)))][edge]
+        q = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+        mask = np.zeros((h, w), np.uint8)
+        cv2.line(mask, p, q, 1, int(height * rng.uniform(0.4, 0.8)))
+        cv2.circle(mask, q, int(height * 0.35), 1, -1)
+        canvas[mask > 0] = (skin * (1 + 0.1 * _noise(rng, (h, w), 20)[mask > 0][:, None])).clip(0, 255)
+        cover[mask > 0] = 1
+
+
+def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Uneven light, glare, colour cast, blur, noise and JPEG loss."""
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    light = 1 + rng.uniform(0.1, 0.45) * _noise(rng, (h, w), rng.uniform(150, 500))
+    f *= light[..., None] * (rng.uniform(0.6, 1.15) * rng.uniform(0.85, 1.1, 3)).astype(np.float32)
+    if rng.random() < 0.35:  # a hard shadow
+        mask = np.zeros((h, w), np.float32)
+        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], 1.0)
+        f *= 1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), 8)[..., None]
+    if rng.random() < 0.4:  # glare
+        g = np.zeros((h, w), np.float32)
+        cv2.ellipse(g, (int(rng.integers(w)), int(rng.integers(h))), (int(rng.integers(20, 200)), int(rng.integers(20, 120))),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        f += rng.uniform(40, 140) * cv2.GaussianBlur(g, (0, 0), rng.uniform(10, 40))[..., None]
+    sigma = rng.uniform(0, 1.4)
+    if sigma > 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), sigma)
+    noise = np.empty(f.shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, 0.0, float(rng.uniform(1, 7)))
+    out = cv2.convertScaleAbs(f + noise)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), fonts: list[str] | None = None,
+                max_cards: int = 14) -> Scene:
+    """A frame of a card table: face-up cards (single, fanned, overlapped), backs and clutter."""
+    h, w = size
+    fonts = fonts or available(RANK_FONTS)
+    canvas = table(rng, (h, w))
+    height = float(rng.uniform(0.14, 0.5) * min(h, w * 0.75))
+    designs = [Design.random(rng, fonts) for _ in range(int(rng.integers(1, 3)))]
+    count = int(rng.integers(1, max_cards + 1))
+    placed: list[tuple[PlacedCard, np.ndarray, list[IndexMark]]] = []
+    cards = rng.permutation(len(DECK))[:count]
+    for (center, angle), k in zip(_layout(rng, (h, w), count, height), cards, strict=False):
+        card = DECK[int(k)]
+        quad = card_quad(rng, center, height * rng.uniform(0.95, 1.05), angle)
+        cover = np.zeros((h, w), bool)
+        if rng.random() < 0.1:
+            paste(canvas, cover, card_back(rng), quad, int(rng.integers(150, 230)))
+        else:
+            face, marks = card_face(card, designs[int(rng.integers(len(designs)))], rng)
+            m = paste(canvas, cover, face, quad, int(rng.integers(150, 230)))
+            placed.append((PlacedCard(card, quad), m, marks))
+    cluttered = np.zeros((h, w), np.uint8)
+    clutter(rng, canvas, cluttered, height)
+    # visibility of each index: no later card, chip, die or hand over it
+    later = np.zeros((h, w), bool)
+    covers = []
+    for pc, _m, _marks in reversed(placed):
+        covers.append(later.copy())
+        poly = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(poly, pc.outline.astype(np.int32), 1)
+        later |= poly > 0
+    covers.reverse()
+    for (pc, m, marks), cover in zip(placed, covers, strict=True):
+        blocked = cover | (cluttered > 0)
+        for mark in marks:
+            rank, suit = _project(m, mark.rank), _project(m, mark.suit)
+            scale = float(np.linalg.norm(suit - rank))
+            inside = all(0 <= p[0] < w and 0 <= p[1] < h for p in (rank, suit))
+            visible = inside
+            if inside:
+                for p in (rank, suit):
+                    r = max(1, int(scale * 0.45))
+                    x, y = int(p[0]), int(p[1])
+                    if blocked[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].any():
+                        visible = False
+            pc.marks.append((rank, suit, mark.height * height / FACE_H, visible))
+    return Scene(_degrade(rng, canvas), [pc for pc, _, _ in placed])

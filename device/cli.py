@@ -10,11 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from device import __version__, recognize_command, score_command
+from device import __version__, recognize_command, run_command, score_command
 
 LATER = {
     "demo": "kiosk demo mode: play recorded games through the whole pipeline",
-    "run": "run the device on its hardware, or with the stand-ins its configuration names",
     "history": "list, export and draw the games in the journal",
 }
 
@@ -29,6 +28,7 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
     score_command.add_parser(commands)
     recognize_command.add_parser(commands)
+    run_command.add_parser(commands)
     for name, summary in LATER.items():
         commands.add_parser(name, help=summary, description=summary).set_defaults(handler=_not_built(name))
     return top

@@ -1,0 +1,154 @@
+"""``tablescore run``: the device, on its hardware or on the stand-ins its configuration names.
+
+It builds every part from the configuration (OLED, buttons, seat panel, camera, zones, journal, the
+game's flow), resumes the game in progress from the journal, and loops one camera frame at a time under
+``Lifecycle`` (systemd's READY and watchdog, a clean stop on SIGTERM). A camera that disappears is
+reported on the OLED and reopened until it comes back; the game carries on where it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the parts are imported when the device runs, not whenever the command line starts
+    from device.camera import Camera
+    from device.config import Config
+    from device.display import Display
+    from device.flows.loop import Loop, Reader
+    from device.lifecycle import Lifecycle
+    from vision.zones import Calibration
+
+log = logging.getLogger("tablescore")
+
+DEFAULT_CONFIG = Path("/etc/tablescore/tablescore.toml")
+CAMERA_RETRY_SECONDS = 1.0
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``run`` command to the top-level parser."""
+    parser = commands.add_parser(
+        "run", help="run the device on its hardware, or with the stand-ins its configuration names",
+        description="Run the device: camera, card reader, game flow, buttons, seat panel, OLED and journal.",
+    )
+    parser.add_argument("--config", type=Path, default=None,
+                        help=f"the configuration file (default: $TABLESCORE_CONFIG, else {DEFAULT_CONFIG} "
+                             "if it exists, else the built-in stand-ins)")
+    parser.set_defaults(handler=run)
+
+
+def config_path(given: Path | None) -> Path | None:
+    """The configuration file to use: the one given, else $TABLESCORE_CONFIG, else the system one if any."""
+    if given is not None:
+        return given
+    if "TABLESCORE_CONFIG" in os.environ:
+        return Path(os.environ["TABLESCORE_CONFIG"])
+    return DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the device until SIGTERM; 0 on a clean stop, 2 when the configuration cannot be used."""
+    from device.config import ConfigError, load
+    from device.display import Display, open_device
+    from device.flows import flow_for
+    from device.flows.loop import Loop
+    from device.flows.play import Play
+    from device.journal import Journal, JournalError
+    from device.lifecycle import Lifecycle
+    from device.panel import SeatPanel
+    from vision.zones import ZoneError
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load(config_path(args.config))
+        calibration = _calibration(config)
+        game = config.table.game
+        try:
+            settings = config.games.get(game, {})
+            flow = flow_for(game, config.table.players, settings)
+            flow.start(list(config.table.players), settings)  # the settings are checked as a game starts
+        except ValueError as error:
+            raise ConfigError(f"[games.{game}] {error}") from None
+        reader = _reader()
+    except (ConfigError, ZoneError, RuntimeError) as error:
+        print(f"tablescore run: {error}", file=sys.stderr)
+        return 2
+    with ExitStack() as stack:
+        display = Display(open_device(config.display.kind, port=config.display.port,
+                                      address=config.display.address, rotate=config.display.rotate,
+                                      folder=config.display.folder))
+        try:
+            journal = stack.enter_context(Journal(config.journal.path))
+            play = Play(journal, flow)
+        except JournalError as error:
+            print(f"tablescore run: {error}", file=sys.stderr)
+            return 2
+        buttons = _buttons(config)
+        if buttons is not None:
+            stack.callback(buttons.close)
+        panel = stack.enter_context(SeatPanel.configured(config.panel.port).start())
+        loop = Loop(play, reader, calibration, display, buttons=buttons, panel=panel)
+        life = stack.enter_context(Lifecycle(display=display))
+        life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
+        camera = config.camera
+        from device.camera import open_camera
+
+        _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height), 1.0 / camera.fps)
+    return 0
+
+
+def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Camera], period: float) -> None:
+    from device.camera import CameraError
+    from device.screens import Screen
+
+    camera: Camera | None = None
+    while life.alive():
+        try:
+            camera = camera or opener()
+            loop.step(camera.read())
+        except CameraError as error:
+            log.warning("%s", error)
+            display.show(Screen("Camera", lines=(str(error), "Retrying...")))
+            loop.shown = None  # show the game again once frames come back
+            if camera is not None:
+                camera.close()
+            camera = None
+            life.wait(CAMERA_RETRY_SECONDS)
+            continue
+        life.wait(period)
+    if camera is not None:
+        camera.close()
+
+
+def _calibration(config: Config) -> Calibration:
+    from vision.zones import Calibration
+
+    if config.zones is not None:
+        return Calibration.load(config.zones)
+    return Calibration.default(len(config.table.players), size=(config.camera.width, config.camera.height))
+
+
+def _reader() -> Reader:
+    try:
+        from vision.cards import read_cards
+    except ImportError as error:
+        raise RuntimeError(f"the card reader cannot run: {error}") from error
+    return read_cards
+
+
+def _buttons(config: Config) -> Any:
+    """The main buttons, or None (with a warning) where gpiozero finds no GPIO (not a Pi, no mock)."""
+    from device.buttons import Buttons
+
+    pins = {"ok": config.buttons.ok, "back": config.buttons.back, "next": config.buttons.next}
+    try:
+        return Buttons(pins, hold_time=config.buttons.hold_time)
+    except Exception as error:  # gpiozero raises several kinds when there is no GPIO at all
+        log.warning("no main buttons (%s): the seat panel alone takes presses", error)
+        return None

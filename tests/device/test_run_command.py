@@ -1,0 +1,29 @@
+"""`tablescore run` refuses what it cannot use with one clear message and exit status 2 (the unit's
+RestartPreventExitStatus), before touching any hardware. Running it for real is tests/systemd/test_service.py."""
+
+from pathlib import Path
+
+import pytest
+
+from device import cli
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[display]\nkind = 'lcd'", "[display] kind: 'lcd' is not one of"),
+        ("zones = '/no/such/zones.toml'", "cannot read the calibration"),
+        ("[games.cribbage]\ntarget = 'lots'", "[games.cribbage] the game is to 121 or 61 points, not lots"),
+    ],
+)
+def test_a_configuration_it_cannot_use_is_named_and_exits_2(tmp_path: Path, text: str, message: str,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "tablescore.toml"
+    path.write_text(text)
+    assert cli.main(["run", "--config", str(path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_configuration_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["run", "--config", str(tmp_path / "nope.toml")]) == 2
+    assert "cannot read the configuration" in capsys.readouterr().err

@@ -3,19 +3,24 @@
 The dice wear the stickers of ``vision.dice_faces``. Each top face is found and read in three steps:
 
 1. the sticker's white window: a bright region, enclosed by the dark suit-coloured frame, whose outline is
-   a quadrilateral of a die's size (dice that touch stay apart: each window has its own frame);
+   a quadrilateral of a die's size (dice that touch stay apart: each window has its own frame). Windows
+   are looked for at a few brightness scales (``BRIGHT``), the later ones only where nothing was read, so
+   that a glint or a shadow's edge across a sticker does not hide it;
 2. the window's four corners, refined by fitting a line to each side, fix the sticker's perspective; the
    whole sticker is sampled as an upright ``PATCH`` x ``PATCH`` colour patch in each of its four turns,
    white-balanced on its own paper;
-3. the patch is compared (normalised correlation) with the 24 faces drawn by ``vision.dice_faces``, the
-   very drawing that is printed: the best face and turn win if they are clearly better than any other
-   face; otherwise the die is reported unknown, never guessed. A window that matches no face well is not
-   a die at all.
+3. the patches are compared with templates drawn by ``vision.dice_faces``, the very drawing that is
+   printed: the way up is the turn where a whole sticker correlates best; the rank is the glyph that
+   correlates best, when a linear discriminant fitted on the design's renders agrees surely; the suit is
+   the ink's hue. Unless all three are sure, the die is reported unknown, never guessed. A window that
+   correlates poorly with any sticker, or is seen so slanted that it must be on a die's side, is not a
+   top face at all; of two windows found on one die, the better is kept.
 
-A die still rolling is blurred past reading (unknown); a cocked die shows its top face foreshortened
-unlike its neighbours and is reported unknown too. The reading is checked against the score guide's
-dice: more dice than the game has, a face that is on no die, or faces no assignment of dice could show
-are problems, listed in the reading, and such a reading must not be scored.
+A die still rolling is blurred past reading. A cocked die whose top face is legible is read like any
+other (telling it apart needs more than the top face shows); one tilted so far that its top is seen
+edge-on is dropped. The reading is checked against the score guide's dice: more dice than the game has,
+a face that is on no die, or faces no assignment of dice could show are problems, listed in the reading,
+and such a reading must not be scored.
 
 >>> reading = read_dice(np.full((720, 1280, 3), 90, np.uint8))
 >>> reading.dice, reading.problems
@@ -177,7 +182,7 @@ def bright_masks(image: np.ndarray) -> Iterator[np.ndarray]:
     the square of that size around them: sticker windows are white regions in these masks, enclosed by
     their frames. Each mask is made when it is asked for."""
     b, g, r = cv2.split(image)
-    lo = cv2.min(b, cv2.min(g, r))
+    lo = cv2.medianBlur(cv2.min(b, cv2.min(g, r)), 3)  # sensor noise would riddle dark felt with specks
     nears: dict[int, np.ndarray] = {}
     for size, share in BRIGHT:
         if size not in nears:
@@ -192,10 +197,10 @@ def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> lis
     if hierarchy is None:
         return []
     links = hierarchy[0]  # next, previous, first child, parent
+    lengths = np.fromiter(map(len, contours), int, len(contours))
     quads = []
-    for k, contour in enumerate(contours):
-        if links[k, 3] >= 0 or len(contour) < 2 * MIN_WINDOW:
-            continue  # a hole, or too small
+    for k in np.nonzero((links[:, 3] < 0) & (lengths >= 2 * MIN_WINDOW))[0]:  # outlines (not holes) long enough
+        contour = contours[k]
         x, y, w, h = cv2.boundingRect(contour)
         if not MIN_WINDOW <= max(w, h) <= MAX_WINDOW or min(w, h) < 0.4 * max(w, h):
             continue
@@ -477,6 +482,7 @@ def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, np.
         source = image if scale == 1 else cv2.resize(image, None, fx=1 / scale, fy=1 / scale,
                                                      interpolation=cv2.INTER_AREA)
         maps = (where[pick] / scale).astype(np.float32).reshape(-1, PATCH, 2)
-        patches[pick] = cv2.remap(source, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(
-            len(pick), 4, PATCH, PATCH, 3)
+        sampled = cv2.remap(source, maps, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]  # stubs lack map2=None
+                            borderMode=cv2.BORDER_REPLICATE)
+        patches[pick] = sampled.reshape(len(pick), 4, PATCH, PATCH, 3)
     return patches, homographies

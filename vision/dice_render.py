@@ -97,13 +97,15 @@ class Tray:
         rim = tuple(int(v) for v in rng.uniform(20, 120, 3))
         cv2.rectangle(background, (int(x0), int(y0)), (int(x1), int(y1)), rim, int(rng.integers(4, 14)))
         light = np.array([*rng.normal(0, 0.5, 2), 1.0])
-        ivory = tuple(int(v) for v in np.clip(np.array([232, 240, 245]) + rng.normal(0, 6, 3), 200, 255))
+        b, g, r = (int(v) for v in np.clip(np.array([232, 240, 245]) + rng.normal(0, 6, 3), 200, 255))
+        ivory = (b, g, r)
         return Tray(camera, background, (x0 + 30, y0 + 30, x1 - 30, y1 - 30), light / np.linalg.norm(light),
                     ivory, guide or load_guide())
 
     def center(self, pose: DiePose) -> tuple[float, float]:
         """Where the centre of a die's top face shows in the image."""
-        return tuple(float(v) for v in self.camera.project(_corners(pose, STICKER_MM)[4:].mean(axis=0, keepdims=True))[0])
+        x, y = self.camera.project(_corners(pose, STICKER_MM)[4:].mean(axis=0, keepdims=True))[0]
+        return float(x), float(y)
 
 
 @dataclass(frozen=True)
@@ -244,8 +246,8 @@ def render(rng: np.random.Generator, tray: Tray, poses: Sequence[DiePose], glare
         offset = np.array([x0, y0], np.float32)
         _shadow(roi, tray, pose, offset)
         layers = [_die_layer(tray, m, roi.shape[:2], offset) for m in moves]
-        colour = sum(c for c, _ in layers) / steps
-        alpha = sum(a for _, a in layers) / steps
+        colour = np.mean([c for c, _ in layers], axis=0)
+        alpha = np.mean([a for _, a in layers], axis=0)
         roi[:] = roi * (1 - alpha[..., None]) + colour
         if rng.random() < glare and not pose.rolling:
             _highlight(rng, roi, tray, pose, offset)
@@ -362,7 +364,7 @@ def _degrade(rng: np.random.Generator, f: np.ndarray, shot: int) -> np.ndarray:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
     noise = np.empty(f.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(2**31)) + shot)
-    cv2.randn(noise, 0.0, float(rng.uniform(1, 5)))
+    cv2.randn(noise, np.zeros(3), np.full(3, rng.uniform(1, 5)))  # every channel (a bare number is blue only)
     out = cv2.convertScaleAbs(f + noise)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)

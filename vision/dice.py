@@ -199,7 +199,8 @@ def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> lis
     links = hierarchy[0]  # next, previous, first child, parent
     lengths = np.fromiter(map(len, contours), int, len(contours))
     quads = []
-    for k in np.nonzero((links[:, 3] < 0) & (lengths >= 2 * MIN_WINDOW))[0]:  # outlines (not holes) long enough
+    outlines = np.nonzero((links[:, 3] < 0) & (lengths >= 2 * MIN_WINDOW))[0]  # not holes, long enough
+    for k in map(int, outlines):
         contour = contours[k]
         x, y, w, h = cv2.boundingRect(contour)
         if not MIN_WINDOW <= max(w, h) <= MAX_WINDOW or min(w, h) < 0.4 * max(w, h):

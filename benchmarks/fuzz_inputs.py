@@ -203,7 +203,8 @@ def fuzz_atheris(names: list[str], count: int | None, seconds: float | None, see
             corpus.mkdir()
             seeds(name, corpus, random.Random(seed))
             limit = f"-runs={count}" if count is not None else f"-max_total_time={int(seconds or 60)}"
-            args = [limit, f"-seed={seed}", "-timeout=0", "-rss_limit_mb=3000", "-print_final_stats=1", str(corpus)]
+            args = [limit, f"-seed={seed}", "-timeout=0", "-rss_limit_mb=3000", "-print_final_stats=1",
+                    f"-artifact_prefix={scratch}/", str(corpus)]
             start = time.perf_counter()
             run = subprocess.run([sys.executable, __file__, "--atheris-child", name, "--", *args], cwd=ROOT,
                                  env={**os.environ, "FUZZ_FAILURES": str(failures)}, capture_output=True, text=True,

@@ -19,6 +19,7 @@ device.camera.CameraError: the recording ... has no more frames
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -72,25 +73,44 @@ class FolderCamera:
 
 def read_image(path: str | Path) -> np.ndarray | None:
     """The image file at ``path`` as a BGR frame, or None if OpenCV does not read it; ValueError saying why
-    for a file that OpenCV fails on or that claims more than MAX_PIXELS.
-
-    A JPEG cut short is decoded to the full size its header claims, so a file of 1 KB could fill gigabytes:
-    its size is read first from a decoding at an eighth of the scale.
-    """
+    for a file that OpenCV fails on or that is refused before decoding (see ``_precheck``)."""
     name = str(path)
     try:
-        with open(name, "rb") as file:
-            jpeg = file.read(2) == b"\xff\xd8"
-        small = cv2.imread(name, cv2.IMREAD_REDUCED_GRAYSCALE_8) if jpeg else None
-        if small is not None and small.size * 64 > MAX_PIXELS:
-            height, width = small.shape[:2]
-            raise ValueError(f"claims about {width * 8}x{height * 8} pixels, more than an image may have "
-                             f"({MAX_PIXELS:,})")
+        _precheck(name)
         return cv2.imread(name, cv2.IMREAD_COLOR)
     except OSError as error:
         raise ValueError(f"cannot be read: {error.strerror or error}") from None
     except cv2.error as error:  # a header claiming more pixels than memory holds, among others
         raise ValueError(f"cannot be read as an image: {error.err or error}") from None
+
+
+def _precheck(name: str) -> None:
+    """Refuse, with ValueError, the small files OpenCV would spend gigabytes on.
+
+    A JPEG cut short is decoded to the full size its header claims, so 1 KB could fill 2.7 GB: its size is
+    read first from a decoding at an eighth of the scale. OpenCV 5 sets aside memory for the length a PNG
+    chunk claims before reading it, so 126 bytes could take 1.8 GB: each chunk must lie within the file.
+    """
+    with open(name, "rb") as file:
+        head = file.read(8)
+        if head == b"\x89PNG\r\n\x1a\n":
+            size, at = os.fstat(file.fileno()).st_size, 8
+            while at + 8 <= size:
+                file.seek(at)
+                length, kind = int.from_bytes(file.read(4), "big"), file.read(4)
+                at += 12 + length  # length, type, data, CRC
+                if at > size:
+                    raise ValueError(f"is cut short or damaged: a PNG chunk claims {length:,} bytes, past the "
+                                     "end of the file")
+                if kind == b"IEND":
+                    break
+            return
+    if head[:2] == b"\xff\xd8":
+        small = cv2.imread(name, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        if small is not None and small.size * 64 > MAX_PIXELS:
+            height, width = small.shape[:2]
+            raise ValueError(f"claims about {width * 8}x{height * 8} pixels, more than an image may have "
+                             f"({MAX_PIXELS:,})")
 
 
 class CaptureCamera:

@@ -512,16 +512,23 @@ _CONFIG_NAMES = ["table", "games", "buttons", "display", "camera", "panel", "jou
                  "width", "height", "fps", "path", "gin", "barbu", "cribbage", "ofc", "pinzique"]
 
 
+def load_file(raw: bytes, name: str, load: Callable[[Path], Any], error: type[Exception]) -> Any:
+    """What ``load`` makes of ``raw`` written to a scratch file ``name``; None when it refuses the file with
+    ``error`` naming the file."""
+    path = scratch_file(raw, name)
+    with refusal(error):
+        try:
+            return load(path)
+        except error as refused:
+            clear(str(refused), str(path))
+            raise
+    return None
+
+
 def check_config(raw: bytes) -> str:
     """``device.config.load``: a Config whose numbers make sense, or ConfigError naming the file."""
-    path = scratch_file(raw, "tablescore.toml")
-    with refusal(config.ConfigError) as outcome:
-        try:
-            loaded = config.load(path)
-        except config.ConfigError as error:
-            clear(str(error), str(path))
-            raise
-    if outcome:
+    loaded = load_file(raw, "tablescore.toml", config.load, config.ConfigError)
+    if loaded is None:
         return "refused"
     camera, buttons = loaded.camera, loaded.buttons
     for name, number in (("camera.fps", camera.fps), ("buttons.hold_time", buttons.hold_time),
@@ -539,14 +546,8 @@ _GUIDE_NAMES = sorted({key for path, _ in nodes(_GUIDE_GOOD) for key in path if 
 
 def check_guide(raw: bytes) -> str:
     """``load_guide(path)``: a ScoreGuide, or GuideError naming the file."""
-    path = scratch_file(raw, "guide.toml")
-    with refusal(pinzique_guide.GuideError) as outcome:
-        try:
-            guide = pinzique_guide.load_guide(path)
-        except pinzique_guide.GuideError as error:
-            clear(str(error), str(path))
-            raise
-    if outcome:
+    guide = load_file(raw, "guide.toml", pinzique_guide.load_guide, pinzique_guide.GuideError)
+    if guide is None:
         return "refused"
     if len(guide.dice) != 8 or any(len(die) != 6 for die in guide.dice):
         raise Failure("nonsense accepted", f"dice {guide.dice}")
@@ -704,14 +705,8 @@ POINTS = [(640.0, 360.0), (0.0, 0.0), (-1e9, 5.0), (1e300, -1e300), (math.nan, 1
 def check_zones(raw: bytes) -> str:
     """``Calibration.load``: a calibration that maps any point and reads back from its own TOML, or
     ZoneError naming the file."""
-    path = scratch_file(raw, "zones.toml")
-    with refusal(ZoneError) as outcome:
-        try:
-            table = Calibration.load(path)
-        except ZoneError as error:
-            clear(str(error), str(path))
-            raise
-    if outcome:
+    table = load_file(raw, "zones.toml", Calibration.load, ZoneError)
+    if table is None:
         return "refused"
     with refusal(()):
         zones = table.zones_at(POINTS)

@@ -157,8 +157,9 @@ png = (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, 
 jpeg = bytearray(cv2.imencode(".jpg", numpy.full((120, 160, 3), 90, numpy.uint8))[1].tobytes())
 at = jpeg.index(b"\\xff\\xc0")  # the frame header: length, precision, height, width
 jpeg[at + 5 : at + 9] = struct.pack(">HH", side, side)
-for name, raw in (("bomb.png", png), ("bomb.jpg", jpeg)):
-    folder = pathlib.Path(sys.argv[1]) / name[-3:]
+chunk_png = png[:33] + struct.pack(">I", 1778778112) + b"IDAT" + bytes(80)  # a chunk claiming 1.7 GB
+for name, raw in (("bomb.png", png), ("bomb.jpg", jpeg), ("chunk.png", chunk_png)):
+    folder = pathlib.Path(sys.argv[1]) / name.replace(".", "-")
     folder.mkdir()
     (folder / name).write_bytes(raw)
     try:
@@ -172,20 +173,23 @@ for name, raw in (("bomb.png", png), ("bomb.jpg", jpeg)):
 """
 
 
-def test_an_image_whose_header_claims_gigabytes_of_pixels_is_one_bad_image(tmp_path: Path) -> None:
+def test_an_image_whose_header_claims_gigabytes_is_one_bad_image(tmp_path: Path) -> None:
     """Found by atheris: libjpeg decodes a JPEG cut short to the full size its header claims, so a 1 KB file
-    claiming 30000x30000 pixels filled 2.7 GB. A PNG claiming as much made cv2.imread raise cv2.error
-    (failing to allocate it), which neither the recognize command's loader nor the recorded camera caught.
+    claiming 30000x30000 pixels filled 2.7 GB; OpenCV 5 sets aside the length a PNG chunk claims, so a
+    126-byte PNG took 1.8 GB and 2 s. A PNG claiming 30000x30000 pixels made cv2.imread raise cv2.error
+    (failing to allocate them), which neither the recognize command's loader nor the recorded camera caught.
     Run under a memory limit in a child process, so that a regression fails rather than fills memory."""
     run = subprocess.run([sys.executable, "-c", textwrap.dedent(BOMBS), str(tmp_path)], capture_output=True,
                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["recognize", "camera"] * 2, run.stdout
+    assert [line.split(":")[0] for line in lines] == ["recognize", "camera"] * 3, run.stdout
     assert "cannot be read as an image: Failed to allocate" in lines[0]
     assert "bomb.png cannot be read as an image: Failed to allocate" in lines[1]
     assert lines[2] == "recognize: claims about 30000x30000 pixels, more than an image may have (134,217,728)"
     assert lines[3].endswith("bomb.jpg claims about 30000x30000 pixels, more than an image may have (134,217,728)")
+    damaged = "is cut short or damaged: a PNG chunk claims 1,778,778,112 bytes, past the end of the file"
+    assert lines[4] == f"recognize: {damaged}" and lines[5].endswith(f"chunk.png {damaged}")
 
 
 # The card reader (vision/cards.py), when it is in the tree: each awkward frame read or refused clearly.

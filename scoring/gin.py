@@ -373,7 +373,7 @@ def _game_rules(request: Mapping[str, Any]) -> GameRules:
     settings: dict[str, Any] = {name: int_field(request, name, 0, 1000) for name in GAME_SETTINGS[:4] if name in request}
     if "shutout_doubles" in request:
         parts = request["shutout_doubles"]
-        if not isinstance(parts, list) or not set(parts) <= set(PARTS):
+        if not isinstance(parts, list) or not all(part in PARTS for part in parts):  # parts may be unhashable
             raise RequestError(f"'shutout_doubles' is a list of some of {', '.join(PARTS)}, not {parts!r}")
         settings["shutout_doubles"] = frozenset(parts)
     try:

@@ -8,7 +8,7 @@ noise), ``check(input)`` feeds it in and returns ``"accepted"`` or ``"refused"``
 the input was handled badly:
 
 - a crash: any exception but the module's own error type (or that type with an empty message);
-- a hang: no answer within ``LIMIT_S`` seconds;
+- a hang: no answer within ``LIMIT_S`` seconds; memory: the process's peak grew by ``MEMORY_MB`` on it;
 - damaged state: a good input after the bad one is no longer answered as before;
 - an accepted input that breaks the module's own promises (a result that is not JSON, a calibration that
   does not read back).
@@ -28,6 +28,7 @@ import json
 import math
 import random
 import re
+import resource
 import signal
 import string
 import struct
@@ -54,6 +55,11 @@ from vision.zones import Calibration, ZoneError
 
 LIMIT_S = 10.0
 """An input not answered within this many seconds counts as a hang (generous: CI machines are loaded)."""
+
+
+MEMORY_MB = 300
+"""An input that makes the process's peak memory grow by more than this counts as a failure (a small file
+that takes gigabytes would stop the device)."""
 
 
 class Failure(AssertionError):
@@ -100,6 +106,7 @@ def refusal(errors: type[Exception] | tuple[type[Exception], ...]) -> Iterator[l
     """Run an input: the module's own ``errors`` (with a clear message) are a refusal, anything else a
     crash. The list yielded gets ``"refused"`` when the body was refused."""
     outcome: list[str] = []
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     try:
         with time_limit():
             yield outcome
@@ -114,6 +121,9 @@ def refusal(errors: type[Exception] | tuple[type[Exception], ...]) -> Iterator[l
         kind = type(error)
         name = kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
         raise Failure(f"crash {name}", str(error)[:300]) from error
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak) >> 10
+    if grown > MEMORY_MB:
+        raise Failure("memory", f"the process grew {grown} MB on one input")
 
 
 # Values of every kind, weighted to the awkward ones.

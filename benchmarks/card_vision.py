@@ -26,12 +26,14 @@ import argparse  # noqa: E402
 import csv  # noqa: E402
 import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from operator import attrgetter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from scoring.cards import Rank  # noqa: E402
+from scoring.cards import Card, Rank  # noqa: E402
 from vision import render  # noqa: E402
 from vision.cards import read_cards  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
@@ -92,6 +94,17 @@ def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, flo
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
+def outcome(seen: list[CardSighting], k: int | None, key: Callable[[Card], object], truth: object) -> str:
+    """How a labelled card fared: missed, unknown, or read correct or wrong (``key`` of the card read
+    against ``truth``: the rank alone for the real photos)."""
+    if k is None:
+        return "missed"
+    card = seen[k].card
+    if card is None:
+        return "unknown"
+    return "correct" if key(card) == truth else "wrong"
+
+
 def real_accuracy(data: Path) -> Counter[str]:
     counts: Counter[str] = Counter()
     for path, cards in sorted(real_labels(data).items()):
@@ -102,12 +115,7 @@ def real_accuracy(data: Path) -> Counter[str]:
         counts["phantom"] += extra
         for (rank, _), k in zip(cards, owner, strict=True):
             counts["labelled"] += 1
-            if k is None:
-                counts["missed"] += 1
-            elif seen[k].card is None:
-                counts["unknown"] += 1
-            else:
-                counts["correct" if seen[k].card.rank == rank else "wrong"] += 1
+            counts[outcome(seen, k, attrgetter("rank"), rank)] += 1
         counts["images"] += 1
     return counts
 
@@ -128,12 +136,7 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
                     counts["wrong (hidden corner)"] += 1
                 continue
             counts["face-up"] += 1
-            if i is None:
-                counts["missed"] += 1
-            elif seen[i].card is None:
-                counts["unknown"] += 1
-            else:
-                counts["correct" if seen[i].card == card.card else "wrong"] += 1
+            counts[outcome(seen, i, lambda read: read, card.card)] += 1
     return counts
 
 

@@ -6,10 +6,11 @@ corner is visible: alone, fanned, overlapped in a meld, at any angle.
 1. ``vision.corners`` proposes rank-over-suit ink pairs on card paper and samples each as an upright
    patch;
 2. the ``vision.glyphs`` network reads each patch as a rank and a suit, or "not an index"; a reading
-   counts only if it holds, just as surely, when the patch is re-sampled a little larger, smaller and
-   turned (a glyph unlike any the network learned rarely survives that);
+   (and being an index at all) counts only if it holds, just as surely, when the patch is re-sampled a
+   little larger, smaller and turned (a glyph unlike any the network learned rarely survives that);
 3. repeated reads of one corner are merged (if they disagree, the corner is unknown); the two corners
-   of one card (opposite directions, the same card centre) are merged into one sighting;
+   of one card (opposite directions, across the card's diagonal) are merged into one sighting (if they
+   read different cards, the card is unknown);
 4. a corner that is surely an index but not surely read is reported as unknown (``card`` None), never
    guessed; anything less sure is dropped, so backs, chips and wood grain give no card at all.
 
@@ -38,7 +39,7 @@ from scoring.cards import Card
 from vision import corners, glyphs
 from vision.observations import CardSighting
 
-READ_SURE = 0.6
+READ_SURE = 0.7
 """A corner counts as read when both its rank and its suit are at least this probable."""
 INDEX_SURE = 0.9
 """A corner not read surely is reported as an unknown card only when it is at least this surely an index."""
@@ -109,14 +110,13 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
     rows = np.arange(len(found))
     sure = np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k])
-    # a reading must survive small changes of the patch's frame
-    could = np.nonzero(sure >= READ_SURE)[0]
-    if len(could):
-        v_rank, v_suit = net.predict(corners.features(planes, _variants(found[could])))
-        for k in range(len(VARIANTS)):
-            part = slice(k * len(could), (k + 1) * len(could))
-            sure[could] = np.minimum(sure[could], np.minimum(v_rank[part][np.arange(len(could)), rank_k[could]],
-                                                             v_suit[part][np.arange(len(could)), suit_k[could]]))
+    # a reading, and being an index at all, must survive small changes of the patch's frame
+    v_rank, v_suit = net.predict(corners.features(planes, _variants(found)))
+    for k in range(len(VARIANTS)):
+        part = slice(k * len(found), (k + 1) * len(found))
+        sure = np.minimum(sure, np.minimum(v_rank[part][rows, rank_k], v_suit[part][rows, suit_k]))
+        index = np.minimum(index, 1 - np.maximum(v_rank[part][:, glyphs.NOT_INDEX_RANK],
+                                                 v_suit[part][:, glyphs.NOT_INDEX_SUIT]))
     order = np.argsort(-(sure + index))
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:
@@ -147,44 +147,51 @@ def _variants(found: corners.Candidates) -> corners.Candidates:
 def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSighting]:
     """One sighting per card: the two corners of one card merged.
 
-    Two corners are one card's when they read the same card, face opposite ways, and each lies across
-    the card's body from the other (a corner's offset to the other, in its own frame, points right and
-    down, along a card's diagonal). The card is then between them; a lone corner places its card by the
-    median proportions of card designs."""
+    Two corners are one card's when they face opposite ways and each lies across the card's body from
+    the other (a corner's offset to the other, in its own frame, points right and down, along a card's
+    diagonal). The card is then between them, and it is what they read: one read and one unknown make
+    the read card; two different reads make an unknown card, never a guess. A lone corner places its
+    card by the median proportions of card designs."""
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
     partner: dict[int, int] = {}
     for i, a in enumerate(found):
         for j in range(i + 1, len(found)):
             b = found[j]
-            if a.card != b.card or i in partner or j in partner or float(a.down @ b.down) > -0.8:
+            if i in partner or j in partner or float(a.down @ b.down) > -0.8:
                 continue
             v = b.rank - a.rank
             along, across = float(v @ a.down) / a.scale, float(v @ _right(a.down)) / a.scale
             if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.1:
                 partner[i], partner[j] = j, i
     sightings = []
-    read_centres = []
-    for i in sorted(range(len(found)), key=lambda k: found[k].card is None):
-        c = found[i]
-        j = partner.get(i)
-        if j is not None and j < i:
+    done: set[int] = set()
+    for i, c in enumerate(found):
+        if i in done:
             continue
+        j = partner.get(i)
         if j is None:
+            card, confidence = c.card, c.confidence
             centre = c.rank + c.scale * (cx * _right(c.down) + cy * c.down)
             size = height * c.scale
-            confidence = c.confidence
         else:
+            done.add(j)
             other = found[j]
+            card, confidence = _agree(c, other)
             centre = (c.rank + other.rank) / 2
             size = float((other.rank - c.rank) @ c.down) + (height - 2 * cy) * c.scale
-            confidence = 1 - (1 - c.confidence) * (1 - other.confidence)
-        if c.card is None and any(np.linalg.norm(centre - r) < 0.3 * size for r in read_centres):
-            continue  # the unreadable other corner of a card already read
-        if c.card is not None:
-            read_centres.append(centre)
-        sightings.append(CardSighting(c.card, (float(centre[0]), float(centre[1])),
-                                      _outline(centre, c.down, size), float(confidence)))
+        sightings.append(CardSighting(card, (float(centre[0]), float(centre[1])), _outline(centre, c.down, size),
+                                      float(confidence)))
     return sightings
+
+
+def _agree(a: Corner, b: Corner) -> tuple[Card | None, float]:
+    """What two corners of one card say together, and how surely."""
+    if a.card is None or b.card is None:
+        read = a if a.card is not None else b
+        return read.card, read.confidence if read.card is not None else min(a.confidence, b.confidence)
+    if a.card != b.card:
+        return None, min(a.confidence, b.confidence)
+    return a.card, 1 - (1 - a.confidence) * (1 - b.confidence)
 
 
 def _right(down: np.ndarray) -> np.ndarray:

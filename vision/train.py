@@ -13,7 +13,8 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
 4. the two-headed network of ``vision.glyphs`` is fitted by Adam on all positives and a sample of the
    negatives, and saved with the median card geometry (card height and centre in index units).
 
-Options: ``--scenes N`` (default 2400), ``--epochs``, ``--seed``, ``--out``, ``--jobs``.
+Options: ``--scenes N`` (default 6000), ``--epochs`` (24), ``--hidden`` (256), ``--seed``, ``--out``,
+``--jobs`` (2). The committed model was made with the defaults, in about 25 minutes on 2 busy cores.
 """
 
 from __future__ import annotations
@@ -120,9 +121,9 @@ def fit(x: np.ndarray, y_rank: np.ndarray, y_suit: np.ndarray, hidden: int, epoc
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=2400)
+    parser.add_argument("--scenes", type=int, default=6000)
     parser.add_argument("--epochs", type=int, default=24)
-    parser.add_argument("--hidden", type=int, default=192)
+    parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=glyphs.MODEL)

@@ -44,7 +44,7 @@ _MARK_COLS = slice(round((-0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W), round((0.6 -
 INK_SHARE = 0.6
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
-MAX_PARTNERS = 4  # suit marks tried per rank mark
+MAX_PARTNERS = 3  # suit marks tried per rank mark
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +79,10 @@ class Candidates:
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Image positions (n, k, 2) of card-frame offsets ``points`` (k, 2: right, down, in scale units)."""
-        frame = np.stack([self.right, self.down], axis=1) * self.scale[:, None, None]  # (n, 2, 2)
-        return np.asarray(points, np.float32)[None] @ frame + self.rank[:, None, :]
+        px, py = (np.asarray(points, np.float32)[None, :, k] for k in (0, 1))
+        right, down = self.right * self.scale[:, None], self.down * self.scale[:, None]
+        return np.stack([self.rank[:, k, None] + px * right[:, k, None] + py * down[:, k, None] for k in (0, 1)],
+                        axis=-1)
 
 
 class Planes:
@@ -198,7 +200,7 @@ def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None]
     p_hi = ink.max(axis=1)[:, None]
     span = np.maximum(p_hi - p_lo, 25)
-    coarse = redp.reshape(n, PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4)).reshape(n, -1)
+    coarse = (redp[:, ::2, ::2] + redp[:, 1::2, ::2] + redp[:, ::2, 1::2] + redp[:, 1::2, 1::2]).reshape(n, -1) / 4
     return np.hstack([1 - np.clip((ink - p_lo) / span, 0, 1), np.clip(coarse * 2 / span, 0, 1),
                       1 - np.clip((around - p_lo) / span, 0, 1)]).astype(np.float32)
 

@@ -39,7 +39,7 @@ from scoring.cards import Card
 from vision import corners, glyphs
 from vision.observations import CardSighting
 
-READ_SURE = 0.7
+READ_SURE = 0.75
 """A corner counts as read when both its rank and its suit are at least this probable."""
 INDEX_SURE = 0.9
 """A corner not read surely is reported as an unknown card only when it is at least this surely an index."""

@@ -20,8 +20,8 @@ proportions, learned with the network); ``zone`` is left None for the zone mappe
 >>> import numpy as np
 >>> read_cards(np.full((720, 1280, 3), 90, np.uint8))
 []
->>> read_cards(np.zeros((0, 0, 3), np.uint8))
-[]
+>>> read_cards(np.zeros((0, 0, 3), np.uint8)), read_cards(np.zeros((32, 60_000, 3), np.uint8))
+([], [])
 >>> read_cards("frame.png")
 Traceback (most recent call last):
 ...
@@ -48,6 +48,7 @@ VARIANTS = ((0.92, 0.0), (1.08, 0.0), (1.0, 0.07), (1.0, -0.07))
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
+"""Frames narrower or shorter than this hold no readable card: they give an empty list."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,8 @@ def read_cards(frame: np.ndarray) -> list[CardSighting]:
     if image is None:
         return []
     shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    if min(image.shape[:2]) * shrink < MIN_SIDE:
+        return []  # a strip so long and thin that, scaled down, it is too narrow to hold a card
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     found = read_corners(image)

@@ -103,8 +103,9 @@ def test_a_smudged_corner_is_unknown_or_absent_never_wrong() -> None:
 
 @pytest.mark.parametrize("frame", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.uint8),
                                    np.full((480, 640, 3), 128, np.uint8), np.full((480, 640), 255, np.uint8),
-                                   np.zeros((480, 640, 4), np.uint8)])
-def test_empty_grey_tiny_frames_give_nothing(frame: np.ndarray) -> None:
+                                   np.zeros((480, 640, 4), np.uint8), np.zeros((32, 60_000, 3), np.uint8),
+                                   np.zeros((60_000, 32, 3), np.uint8), np.zeros((120, 320, 3), np.uint8)[:, ::2]])
+def test_empty_grey_tiny_thin_or_strided_frames_give_nothing(frame: np.ndarray) -> None:
     assert read_cards(frame) == []
 
 

@@ -6,9 +6,9 @@ overlapped until only a corner shows are found like lone cards:
 
 1. ink: pixels much darker than the nearby paper in the darkest colour channel (red ink is as dark
    there as black ink), split into connected marks;
-2. keep marks of a glyph's size whose surroundings are mostly paper (bright, colourless);
-3. pair each mark with nearby marks of a suit pip's size: the pair's axis
-   is the card's "down", their distance its scale;
+2. keep marks of a glyph's size whose surroundings are mostly paper (bright, colourless, smooth);
+3. pair each mark with its nearest few marks of a suit pip's size: the pair's axis is the card's
+   "down", their distance its scale;
 4. sample each pair as an upright, scale-normalised patch (``PATCH_W`` x ``PATCH_H``, plus a coarser
    redness channel and a coarse view of the corner's surroundings) for the classifier in ``vision.glyphs``.
 
@@ -41,7 +41,7 @@ _CONTEXT = np.stack(np.meshgrid(*[-2.0 + (np.arange(CONTEXT) + 0.5) / CONTEXT * 
                     axis=-1).reshape(-1, 2)
 _MARK_ROWS = slice(round((-0.6 - TOP) / (BOTTOM - TOP) * PATCH_H), round((0.6 - TOP) / (BOTTOM - TOP) * PATCH_H))
 _MARK_COLS = slice(round((-0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W), round((0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W))
-INK_SHARE = 0.7
+INK_SHARE = 0.7  # ink is darker than this share of the brightest paper nearby
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark

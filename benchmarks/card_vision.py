@@ -114,8 +114,12 @@ def real_accuracy(data: Path) -> Counter[str]:
         owner, extra = match(seen, boxes, [s.card and s.card.rank for s in seen], [rank for rank, _ in cards])
         counts["phantom"] += extra
         for (rank, _), k in zip(cards, owner, strict=True):
+            result = outcome(seen, k, attrgetter("rank"), rank)
             counts["labelled"] += 1
-            counts[outcome(seen, k, attrgetter("rank"), rank)] += 1
+            counts[result] += 1
+            if path.parent.name == "test":
+                counts["test labelled"] += 1
+                counts[f"test {result}"] += 1
         counts["images"] += 1
     return counts
 
@@ -174,7 +178,8 @@ def main() -> None:
         print(f"real photos ({real['images']} images, {real['labelled']} labelled cards, rank only): "
               f"correct {share(real, 'correct', 'labelled')}, wrong {share(real, 'wrong', 'labelled')}, "
               f"unknown {share(real, 'unknown', 'labelled')}, missed {share(real, 'missed', 'labelled')}, "
-              f"phantom {real['phantom']}")
+              f"phantom {real['phantom']}; the test split alone ({real['test labelled']} cards): correct "
+              f"{share(real, 'test correct', 'test labelled')}, wrong {share(real, 'test wrong', 'test labelled')}")
     else:
         print(f"real photos: skipped, {args.data} is absent")
     if args.scenes:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import importlib.util
 import io
 import json
 import math
@@ -806,21 +805,11 @@ def awkward_frame(rng: random.Random) -> np.ndarray:
     return array
 
 
-def card_reader() -> Callable[[np.ndarray], list[Any]] | None:
-    """``vision.cards.read_cards`` if the card reader is in this tree, else None."""
-    if importlib.util.find_spec("vision.cards") is None:
-        return None
-    return recognize_command.reader()
-
-
 def check_card_frame(frame: np.ndarray) -> str:
     """The card reader reads a frame (a list of sightings) or refuses it (TypeError or ValueError saying
     what is wrong with it)."""
-    read = card_reader()
-    if read is None:
-        return "skipped"
     with refusal((TypeError, ValueError)) as outcome:
-        cards = read(frame)
+        cards = recognize_command.reader()(frame)
     if outcome:
         return "refused"
     if not isinstance(cards, list):
@@ -878,7 +867,7 @@ TARGETS: dict[str, Target] = {
         Target("image files", damaged_image, check_image_file,
                "damaged image files: `tablescore recognize`'s loader, a recorded camera folder"),
         Target("card frames", awkward_frame, check_card_frame,
-               "awkward frames for the card reader `read_cards` (when vision/cards.py is present)"),
+               "awkward frames for the card reader `read_cards`"),
     ]
 }
 """Every target, by name."""

@@ -2,7 +2,7 @@
 
 Every target in tests/reliability/inputs.py (card codes, batch requests for each game, the readable command
 line, the configuration file, the score guide, serial frames and the panel link, the zones file, image
-files) gets a few hundred hypothesis-made inputs here; ``benchmarks/fuzz_inputs.py`` runs many more and
+files, frames for the card reader) gets a few hundred hypothesis-made inputs here; ``benchmarks/fuzz_inputs.py`` runs many more and
 prints the figures kept in docs/RELIABILITY.md. Then targeted checks that a message names what was
 wrong, and regression tests for the bugs the fuzzing found.
 """
@@ -24,14 +24,11 @@ from device import config, score_command
 from scoring import games
 from tests.reliability.inputs import HUGE_INT, TARGETS, card_codes, check_card_frame, clear, nodes, parent_of
 
-EXAMPLES = {"cards": 1000, "frames": 500, "link": 60}
+EXAMPLES = {"cards": 1000, "frames": 500, "link": 60, "card frames": 100}
 """Inputs per target in CI (default 200): about 20 s in all; the benchmark runs many more."""
 
-FUZZED = [name for name in TARGETS if name != "card frames"]
-"""The card reader (vision/cards.py) is checked frame by frame at the end, while it is not in every tree."""
 
-
-@pytest.mark.parametrize("name", FUZZED)
+@pytest.mark.parametrize("name", TARGETS)
 def test_no_input_crashes_hangs_or_goes_unexplained(name: str) -> None:
     target = TARGETS[name]
 
@@ -199,7 +196,7 @@ def test_an_image_whose_header_claims_gigabytes_is_one_bad_image(tmp_path: Path)
     assert lines[4] == f"recognize: {damaged}" and lines[5].endswith(f"chunk.png {damaged}")
 
 
-# The card reader (vision/cards.py), when it is in the tree: each awkward frame read or refused clearly.
+# The card reader (vision/cards.py): each awkward frame read or refused clearly.
 
 AWKWARD = {
     "empty": np.zeros((0, 0, 3), np.uint8),
@@ -223,5 +220,4 @@ AWKWARD = {
 
 @pytest.mark.parametrize("frame", [pytest.param(frame, id=name) for name, frame in AWKWARD.items()])
 def test_the_card_reader_reads_or_refuses_an_awkward_frame(frame: np.ndarray) -> None:
-    pytest.importorskip("vision.cards")
     assert check_card_frame(frame) in ("accepted", "refused")

@@ -30,7 +30,7 @@ GOAL_MS = 1.0
 RETIMED = 200
 SLOW_KINDS = ["JH QH QH AH 9H TH KH KH", "9H TH JH QH KH KH QH 9C", "9H TH JH QH KH 9H 9C 9D",
               "JS JH JD JC QH KH KC QC", "QS QH QD QC QH KH KD JS", "QC QH QH QD QS QC QD QS"]
-CACHES = (pinzique_roll._suit_choices, pinzique_roll._rank_meld, pinzique_roll._pinzique, pinzique_roll._unmatched)
+CACHES = (pinzique_roll._suit_choices, pinzique_roll._rank_meld, pinzique_roll._pinzique, pinzique_roll.unmatched_faces)
 
 
 def clear_caches() -> None:

@@ -32,8 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from device.display import KINDS as DISPLAY_KINDS
+from scoring.games import names
 
-GAMES = ("cribbage", "gin", "barbu", "ofc", "pinzique")
+GAMES = tuple(names())
+"""The games a table may play: the scoring engine's registry."""
 
 
 class ConfigError(ValueError):

@@ -43,6 +43,8 @@ __all__ = [
     "Rules",
     "Settlement",
     "SAMPLES",
+    "game_rules",
+    "knock_rules",
     "render",
     "request_from_args",
     "score_game",
@@ -332,7 +334,8 @@ def _hand_request(request: Mapping[str, Any]) -> dict[str, Any]:
     return _melding_json(best_discard(cards, _aces(request)) if len(cards) == 11 else meld(cards, _aces(request)))
 
 
-def _knock_rules(request: Mapping[str, Any]) -> Rules:
+def knock_rules(request: Mapping[str, Any]) -> Rules:
+    """The knock rules a request's settings name (the device's configuration uses the same names)."""
     ints = {name: int_field(request, name, 0, 100) for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus")
             if name in request}
     if "knock_limit" in request:
@@ -343,7 +346,7 @@ def _knock_rules(request: Mapping[str, Any]) -> Rules:
 
 def _knock_request(request: Mapping[str, Any]) -> dict[str, Any]:
     check_fields(request, required={"knocker", "defender"}, optional=KNOCK_SETTINGS)
-    rules = _knock_rules(request)
+    rules = knock_rules(request)
     knocker = card_list(request, "knocker", count=range(10, 12) if rules.big_gin_bonus else 10)
     defender = card_list(request, "defender", count=10)
     check_distinct({"knocker": knocker, "defender": defender, **({"upcard": [rules.upcard]} if rules.upcard else {})})
@@ -369,7 +372,8 @@ def _knock_request(request: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _game_rules(request: Mapping[str, Any]) -> GameRules:
+def game_rules(request: Mapping[str, Any]) -> GameRules:
+    """The game rules (limit, bonuses, shutout) a request's settings name."""
     settings: dict[str, Any] = {name: int_field(request, name, 0, 1000) for name in GAME_SETTINGS[:4] if name in request}
     if "shutout_doubles" in request:
         parts = request["shutout_doubles"]
@@ -404,7 +408,7 @@ def _game_hand(number: int, hand: object) -> tuple[int | None, int]:
 
 def _game_request(request: Mapping[str, Any]) -> dict[str, Any]:
     check_fields(request, required={"hands"}, optional=GAME_SETTINGS)
-    rules = _game_rules(request)
+    rules = game_rules(request)
     hands = request["hands"]
     if not isinstance(hands, list):
         raise RequestError(f"'hands' is a list of hands, not {type(hands).__name__}")

@@ -40,7 +40,7 @@ from scoring.pinzique_guide import PINOCHLE_RANKS, MeldRule, ScoreGuide, load_gu
 from scoring.requests import RequestError
 
 __all__ = ["FACES", "FACE_NUMBER", "Meld", "Pattern", "RollError", "RollScore", "best_patterns", "best_score",
-           "check_roll", "default_guide", "parse_cards", "score_roll"]
+           "check_roll", "default_guide", "parse_cards", "score_roll", "unmatched_faces"]
 
 SUITS = tuple(sorted(Suit, key=lambda suit: suit.index))
 FACES = tuple(Card(rank, suit) for suit in SUITS for rank in PINOCHLE_RANKS)
@@ -151,7 +151,7 @@ def _check(faces: Sequence[Card], numbers: Sequence[int], guide: ScoreGuide) -> 
         if number < 0 or not showing[number]:
             raise RollError(f"face {face} (position {position}) is not on any die: the dice show "
                             f"{', '.join(rank.label for rank in PINOCHLE_RANKS[:-1])} and {PINOCHLE_RANKS[-1].label}")
-    stuck = _unmatched(tuple(sorted(numbers)), guide)
+    stuck = unmatched_faces(tuple(sorted(numbers)), guide)
     if stuck:
         stuck_faces, dice = stuck
         hint = " (the score guide's dice layout is provisional: if your dice differ, correct it there)"
@@ -167,7 +167,7 @@ def _showing(guide: ScoreGuide) -> tuple[tuple[int, ...], ...]:
 
 
 @lru_cache(maxsize=4096)
-def _unmatched(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def unmatched_faces(faces: tuple[int, ...], guide: ScoreGuide) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """None if the faces can be matched to distinct dice; else faces that need more dice than show them
     (Hall's condition fails), with those dice. Augmenting paths, as in Kuhn's algorithm."""
     showing = [_showing(guide)[face] for face in faces]

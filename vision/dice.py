@@ -43,7 +43,7 @@ import numpy as np
 
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
-from scoring.pinzique_roll import FACE_NUMBER, FACES, _unmatched, default_guide
+from scoring.pinzique_roll import FACE_NUMBER, FACES, default_guide, unmatched_faces
 from vision.dice_faces import WINDOW, face_image
 from vision.observations import DieSighting
 
@@ -167,7 +167,7 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
     if strangers:
         problems.append(f"face{'s' * (len(strangers) > 1)} {', '.join(strangers)} on no die of the score guide")
         return problems
-    stuck = _unmatched(tuple(sorted(FACE_NUMBER[face] for face in read)), guide)
+    stuck = unmatched_faces(tuple(sorted(FACE_NUMBER[face] for face in read)), guide)
     if stuck:
         faces_stuck, dice = stuck
         problems.append(f"no set of dice can show these faces: {', '.join(FACES[f].code for f in faces_stuck)} "

@@ -30,7 +30,7 @@ from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings
 from device.flows.table import seat_zone
 from device.panel import PanelEvent
 from scoring.cards import Card
-from scoring.gin import GameRules, GameScore, Rules, Settlement, _game_rules, _knock_rules, score_game, settle
+from scoring.gin import GameRules, GameScore, Rules, Settlement, game_rules, knock_rules, score_game, settle
 from scoring.gin_melds import Aces
 from scoring.requests import cards_of, check_fields, int_field
 
@@ -75,7 +75,7 @@ class GinFlow(Flow[State]):
             raise ValueError(f"Gin Rummy is for two players, not {len(players)}")
         knock = {name: value for name, value in settings.items() if name in KNOCK_SETTINGS}
         game = {name: value for name, value in settings.items() if name not in KNOCK_SETTINGS}
-        return State(_knock_rules(knock), _game_rules(game))
+        return State(knock_rules(knock), game_rules(game))
 
     def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
         if state.score.over:

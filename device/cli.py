@@ -10,11 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from device import __version__, recognize_command, run_command, score_command
+from device import __version__, history_command, recognize_command, run_command, score_command
 
 LATER = {
     "demo": "kiosk demo mode: play recorded games through the whole pipeline",
-    "history": "list, export and draw the games in the journal",
 }
 
 
@@ -29,6 +28,7 @@ def parser() -> argparse.ArgumentParser:
     score_command.add_parser(commands)
     recognize_command.add_parser(commands)
     run_command.add_parser(commands)
+    history_command.add_parser(commands)
     for name, summary in LATER.items():
         commands.add_parser(name, help=summary, description=summary).set_defaults(handler=_not_built(name))
     return top

@@ -1,0 +1,148 @@
+"""``tablescore history``: the games in the journal, listed, exported as CSV or JSON, or drawn as a score
+sheet (README, "tablescore history").
+
+The journal is the configured one (``--config``, ``$TABLESCORE_CONFIG`` or the system configuration, as
+for ``tablescore run``), or ``--journal PATH``. It is only read: a missing journal is reported, never
+created. Any trouble (no journal, a damaged one, no games, an unknown game) is one line on stderr and
+exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from device.history import CSV_FIELDS, History, HistoryError, ReadOnlyJournal, as_json, csv_rows, histories
+from device.journal import JournalError
+
+FORMAT_VERSION = 1
+"""The JSON export's ``version``: raised only when a field changes meaning or goes."""
+
+
+class Refusal(Exception):
+    """Something the command cannot do; the message says what."""
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``history`` command (and its ``list``, ``export`` and ``sheet``) to the top-level parser."""
+    summary = "list, export and draw the games in the journal"
+    parser = commands.add_parser("history", help=summary, description=f"{summary.capitalize()} (read-only).")
+    _where(parser, None)
+    parser.set_defaults(handler=_handler(list_games))
+    subcommands = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND")
+    listing = subcommands.add_parser("list", help="one line a game: who, when, how it stands (the default)",
+                                     description="List every game: id, game, players, started and ended, "
+                                                 "state, scores and winner.")
+    _where(listing, argparse.SUPPRESS)
+    listing.set_defaults(handler=_handler(list_games))
+    export = subcommands.add_parser("export", help="the full record of one game or all, as JSON or CSV",
+                                    description="Every confirmed scoring event, hand by hand, with running totals.")
+    export.add_argument("ids", metavar="GAME_ID", type=int, nargs="*", help="the games (default: all)")
+    export.add_argument("--format", choices=("json", "csv"), default=None,
+                        help="json or csv (default: from the --out file's suffix, else json)")
+    export.add_argument("--out", type=Path, default=None, help="write to this file (default: stdout)")
+    _where(export, argparse.SUPPRESS)
+    export.set_defaults(handler=_handler(export_games))
+    sheet = subcommands.add_parser("sheet", help="draw one game's score sheet as a PNG",
+                                   description="Draw a game's score sheet (hands as rows, players as columns).")
+    sheet.add_argument("id", metavar="GAME_ID", type=int)
+    sheet.add_argument("--out", type=Path, default=None, help="the PNG to write (default: game-ID.png)")
+    _where(sheet, argparse.SUPPRESS)
+    sheet.set_defaults(handler=_handler(draw_sheet))
+
+
+def _where(parser: argparse.ArgumentParser, default: object) -> None:
+    """``--journal`` and ``--config``, on ``history`` and again on each subcommand (``SUPPRESS`` there,
+    so that a value given before the subcommand stands)."""
+    parser.add_argument("--journal", type=Path, default=default,
+                        help="the journal to read (default: the configuration's [journal] path)")
+    parser.add_argument("--config", type=Path, default=default,
+                        help="the configuration naming the journal (found as for tablescore run)")
+
+
+def journal_path(args: argparse.Namespace) -> Path:
+    """``--journal``, else the configuration's journal."""
+    if args.journal is not None:
+        return Path(args.journal)
+    from device.config import ConfigError, load
+    from device.run_command import config_path
+
+    try:
+        return Path(load(config_path(args.config)).journal.path)
+    except ConfigError as error:
+        raise Refusal(str(error)) from None
+
+
+def _handler(action: Callable[[argparse.Namespace, list[History]], str | None]) -> Callable[[argparse.Namespace], int]:
+    """Run ``action`` on the games the arguments name; print its answer, or the one reason it cannot."""
+
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            path = journal_path(args)
+            with ReadOnlyJournal(path) as journal:
+                if not journal.games():
+                    raise Refusal(f"the journal {path} holds no games yet")
+                ids = getattr(args, "ids", None) or ([args.id] if hasattr(args, "id") else [])
+                found = histories(journal, ids)
+            answer = action(args, found)
+        except (Refusal, JournalError, HistoryError, OSError) as error:
+            print(f"tablescore history: {error}", file=sys.stderr)
+            return 2
+        if answer:
+            sys.stdout.write(answer)
+        return 0
+
+    return handler
+
+
+def list_games(args: argparse.Namespace, games: list[History]) -> str:
+    """One line a game, under a header."""
+    rows = [("id", "game", "players", "started", "ended", "state", "scores", "winner")]
+    for history in games:
+        rows.append((str(history.record.id), history.record.game, " v ".join(history.sides),
+                     _minute(history.record.started), _minute(history.ended), history.state,
+                     " ".join(map(str, history.totals)), history.winner or ""))
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    return "".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n"
+                   for row in rows)
+
+
+def export_games(args: argparse.Namespace, games: list[History]) -> str | None:
+    """The games as JSON (``{"format", "version", "games"}``) or CSV (``CSV_FIELDS``), to stdout or --out."""
+    fmt = args.format or ("csv" if args.out is not None and args.out.suffix.lower() == ".csv" else "json")
+    if fmt == "json":
+        text = json.dumps({"format": "tablescore-history", "version": FORMAT_VERSION,
+                           "games": [as_json(history) for history in games]}, indent=2, ensure_ascii=False) + "\n"
+    else:
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, CSV_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for history in games:
+            writer.writerows(csv_rows(history))
+        text = buffer.getvalue()
+    if args.out is None:
+        return text
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {len(games)} game{'s' * (len(games) != 1)} as {fmt.upper()} to {args.out}", file=sys.stderr)
+    return None
+
+
+def draw_sheet(args: argparse.Namespace, games: list[History]) -> None:
+    """The one game's score sheet, as a PNG."""
+    from device.score_sheet import draw
+
+    (history,) = games
+    out = args.out or Path(f"game-{history.record.id}.png")
+    draw(history).save(out, format="PNG")
+    print(f"wrote the score sheet of game {history.record.id} ({history.title}) to {out}", file=sys.stderr)
+
+
+def _minute(at: float | None) -> str:
+    return "" if at is None else datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
+

@@ -127,6 +127,22 @@ class Journal(Section):
 
 
 @dataclass(frozen=True)
+class Dice(Section):
+    """Pinzique's dice tray (``vision.dice_tracker.DiceSettings``; how many dice, the score guide's): frames
+    the dice must lie still for a roll to settle, how far (pixels) a die may shift and still lie still, and
+    how far from where it lay a die is still one kept from the last roll."""
+
+    steady: int = 3
+    still: float = 4.0
+    near: float = 10.0
+
+    def check(self) -> None:
+        from vision.dice_tracker import DiceSettings  # imports the dice reader: only with a [dice] section
+
+        DiceSettings(**dataclasses.asdict(self))
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration."""
 
@@ -137,6 +153,7 @@ class Config:
     camera: Camera = field(default_factory=Camera)
     panel: Panel = field(default_factory=Panel)
     journal: Journal = field(default_factory=Journal)
+    dice: Dice = field(default_factory=Dice)
     zones: str | None = None
 
 

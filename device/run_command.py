@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the parts are imported when the device runs, not whenever t
     from device.camera import Camera
     from device.config import Config
     from device.display import Display
-    from device.flows.loop import Loop, Reader
+    from device.flows.loop import DiceReader, Loop, Reader
     from device.lifecycle import Lifecycle
     from vision.zones import Calibration
 
@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise ConfigError(f"[games.{game}] {error}") from None
         reader = _reader()
+        dice = _dice(config, calibration) if game == "pinzique" else None
     except (ConfigError, ZoneError, RuntimeError) as error:
         print(f"tablescore run: {error}", file=sys.stderr)
         return 2
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         if buttons is not None:
             stack.callback(buttons.close)
         panel = stack.enter_context(SeatPanel.configured(config.panel.port).start())
-        loop = Loop(play, reader, calibration, display, buttons=buttons, panel=panel)
+        loop = Loop(play, reader, calibration, display, buttons=buttons, panel=panel, dice=dice)
         life = stack.enter_context(Lifecycle(display=display))
         life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
         camera = config.camera
@@ -140,6 +141,14 @@ def _reader() -> Reader:
     except ImportError as error:
         raise RuntimeError(f"the card reader cannot run: {error}") from error
     return read_cards
+
+
+def _dice(config: Config, calibration: Calibration) -> DiceReader:
+    """The dice reader: each roll once it has settled in the calibration's tray zone."""
+    from vision.dice_tracker import DiceSettings, SettledDice
+
+    given = config.dice
+    return SettledDice(DiceSettings(given.steady, given.still, given.near), calibration=calibration)
 
 
 def _buttons(config: Config) -> Any:

@@ -101,16 +101,30 @@ class DiceReading:
         return {"dice": [die.as_json() for die in self.dice], "problems": list(self.problems)}
 
 
-def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None) -> DiceReading:
-    """Every die's top face in a BGR frame, read or unknown, checked against the guide's dice."""
+def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None, within: np.ndarray | None = None) -> DiceReading:
+    """Every die's top face in a BGR frame, read or unknown, checked against the guide's dice; with
+    ``within`` (a polygon, image pixels), only the dice whose centre lies inside it (the dice tray).
+
+    >>> tray = np.array([(0, 0), (100, 0), (100, 100), (0, 100)], np.float32)
+    >>> read_dice(np.full((720, 1280, 3), 90, np.uint8), within=tray).dice
+    ()
+    """
     image = _as_bgr(frame)
-    if image is None:
-        return DiceReading((), ())
     shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    left = top = 0
+    if within is not None:  # its bounding box, and a die's width around it for dice on its edge
+        x0, y0 = np.maximum(np.floor(within.min(axis=0)) - MAX_WINDOW / shrink, 0).astype(int)
+        x1, y1 = np.ceil(within.max(axis=0) + MAX_WINDOW / shrink).astype(int)
+        image, left, top = image[y0:y1, x0:x1], x0, y0
+    if min(image.shape[:2]) * shrink < 2 * MIN_WINDOW:
+        return DiceReading((), ())
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    dice = [DieSighting(seen.face, (seen.centre[0] / shrink, seen.centre[1] / shrink), seen.confidence)
+    dice = [DieSighting(seen.face, (left + seen.centre[0] / shrink, top + seen.centre[1] / shrink), seen.confidence)
             for seen in _apart([seen for seen in read_stickers(image) if seen.is_die])]
+    if within is not None:
+        outline = within.astype(np.float32).reshape(-1, 1, 2)
+        dice = [die for die in dice if cv2.pointPolygonTest(outline, die.center, False) >= 0]
     dice.sort(key=lambda die: (die.center[1], die.center[0]))
     return DiceReading(tuple(dice), tuple(check_faces([die.face for die in dice], guide or default_guide())))
 
@@ -141,13 +155,13 @@ def flatness(metric: np.ndarray) -> float:
     return float(np.sqrt(max(low, 0.0) / high)) if high > 0 else 0.0
 
 
-def _as_bgr(frame: object) -> np.ndarray | None:
-    """The frame as a 3-channel uint8 image; None when it is too small to hold a die."""
+def _as_bgr(frame: object) -> np.ndarray:
+    """The frame, checked: a 3-channel uint8 image."""
     if not isinstance(frame, np.ndarray):
         raise TypeError(f"a frame is a numpy array (BGR image), not {type(frame).__name__}")
     if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
         raise ValueError(f"a frame is an HxWx3 BGR image of uint8, not {frame.dtype} of shape {frame.shape}")
-    return frame if min(frame.shape[:2]) >= 2 * MIN_WINDOW else None
+    return frame
 
 
 def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:

@@ -39,13 +39,16 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass
 
+import numpy as np
+
 from scoring.cards import Card
 from scoring.pinzique_guide import ScoreGuide
 from scoring.pinzique_roll import default_guide
-from vision.dice import DiceReading, check_faces
+from vision.dice import DiceReading, check_faces, read_dice
 from vision.observations import DieSighting
+from vision.zones import Calibration, ZoneError
 
-__all__ = ["DiceSettings", "DiceTracker", "Roll"]
+__all__ = ["DiceSettings", "DiceTracker", "Roll", "SettledDice"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,3 +197,33 @@ def _unchanged(die: DieSighting, before: tuple[DieSighting, ...], near: float) -
     """Whether a die lies where a die of the last roll lay, showing the same face (or one not read now:
     a glint on a die read before is no change)."""
     return any(_close(die, old, near) and die.face in (old.face, None) for old in before)
+
+
+class SettledDice:
+    """The device loop's dice reader: ``settled(frame)`` reads the dice (with a calibration, only those in
+    its ``tray`` zone) into a :class:`DiceTracker` and gives each die's face (None for a die not read
+    surely) in the frame a new roll settles, else None.
+
+    >>> settled = SettledDice(DiceSettings(steady=2), calibration=Calibration.default(2, size=(1280, 720)))
+    >>> settled(np.full((720, 1280, 3), 90, np.uint8)) is None
+    True
+    """
+
+    def __init__(self, settings: DiceSettings | None = None, guide: ScoreGuide | None = None,
+                 calibration: Calibration | None = None) -> None:
+        self.tracker = DiceTracker(settings, guide)
+        self.calibration = calibration
+        if calibration is not None and not any(zone.name == "tray" for zone in calibration.zones):
+            raise ZoneError("the calibration has no 'tray' zone: the dice are read there")
+
+    def __call__(self, frame: np.ndarray) -> list[Card | None] | None:
+        roll = self.tracker.update(self.read(frame))
+        return None if roll is None else roll.faces
+
+    def read(self, frame: np.ndarray) -> DiceReading:
+        """The dice in the frame: in the tray, with a calibration."""
+        if self.calibration is None:
+            return read_dice(frame, self.tracker.guide)
+        table = self.calibration.for_frame(frame.shape[1], frame.shape[0])
+        tray = next(zone for zone in table.zones if zone.name == "tray")
+        return read_dice(frame, self.tracker.guide, within=table.to_image(tray.polygon))

@@ -1,15 +1,30 @@
-"""Settling, keeping and counting rolls: vision.dice_tracker over synthetic readings and rendered frames."""
+"""Settling, keeping and counting rolls: vision.dice_tracker over synthetic readings and rendered frames,
+and the settled dice through the device loop into the Pinzique flow."""
 
 from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from device import cli
+from device.buttons import Press
+from device.config import ConfigError, Dice, parse
+from device.flows import flow_for
+from device.flows.loop import Loop
+from device.flows.play import Play
+from device.journal import Journal
+from device.screens import Screen
 from scoring.cards import parse_cards
+from scoring.pinzique_roll import score_roll
 from vision.dice import DiceReading, read_dice
 from vision.dice_render import Tray, lay_out, render
-from vision.dice_tracker import DiceSettings, DiceTracker
+from vision.dice_tracker import DiceSettings, DiceTracker, SettledDice
 from vision.observations import DieSighting
+from vision.zones import Calibration, Zone, ZoneError, default_zones
 
 SPOTS = [(100.0 + 60 * k, 200.0 + 7 * k) for k in range(8)]
 ROLL = "9C TD QH KS KC JH QD 9D"  # one face of each die, die 0 to 7
@@ -130,3 +145,99 @@ def test_rendered_turn_first_roll_then_three_dice_kept():
     for pose in landed[:3]:
         x, y = tray.center(pose)
         assert any(abs(x - kx) < 6 and abs(y - ky) < 6 for kx, ky in kept)
+
+
+def with_tray(polygon) -> Calibration:
+    """A 2-seat table filling a 1280x720 frame, with its dice tray where it is told (table units)."""
+    zones = tuple(zone for zone in default_zones(2) if zone.name != "tray") + (Zone("tray", polygon),)
+    return Calibration(((0, 0), (1280, 0), (1280, 720), (0, 720)), zones, size=(1280, 720))
+
+
+class Device:
+    """Stand-ins for the loop's display and buttons: pages shown are kept, presses given by the test."""
+
+    def __init__(self) -> None:
+        self.shown: list[Screen] = []
+        self.presses: list[Press] = []
+
+    def show(self, screen: Screen) -> None:
+        self.shown.append(screen)
+
+    def take(self) -> list[Press]:
+        taken, self.presses = self.presses, []
+        return taken
+
+
+def test_rendered_rolls_through_the_device_loop_score_as_the_engine_scores(tmp_path: Path):
+    rng = np.random.default_rng(200)
+    tray = Tray.random(rng)
+    table = with_tray(((0, 0), (1, 0), (1, 1), (0, 1)))  # the whole frame
+    device = Device()
+    play = Play(Journal(tmp_path / "j.db"), flow_for("pinzique", ["Ann", "Bob"], {}))
+    loop = Loop(play, lambda frame: [], table, device, buttons=device, dice=SettledDice(calibration=table))
+    first = lay_out(rng, tray)
+    second = lay_out(rng, tray, keep={pose.number: pose for pose in first[:5]})  # three dice re-rolled
+    for number, landed in enumerate((first, second), start=1):
+        page = loop.step(render(rng, tray, lay_out(rng, tray, rolling=1.0)))
+        assert not page.lines[0].startswith(f"OK: roll {number}")  # nothing offered while the dice tumble
+        look = rng.integers(2**63)
+        pages = [loop.step(render(np.random.default_rng(look), tray, landed, shot=shot)) for shot in range(3)]
+        faces = [pose.face for pose in landed]
+        engine = score_roll(faces)
+        assert pages[-1].lines[0].rstrip() == f"OK: roll {number} of 3: {engine.total}", pages[-1].lines
+        device.presses = [Press("ok", False)]
+        loop.step(render(np.random.default_rng(look), tray, landed, shot=3))
+        game = play.state.game
+        assert game.rolls_made == number and game.last is not None
+        assert sorted(f.code for f in game.last.faces) == sorted(f.code for f in faces) and game.last.total == engine.total
+        assert sorted(meld.code for meld in game.last.melds) == sorted(meld.code for meld in engine.melds)
+
+
+def test_only_the_dice_in_the_tray_zone_are_read():
+    rng = np.random.default_rng(201)
+    tray = Tray.random(rng)
+    poses = lay_out(rng, tray)
+    table = with_tray(((0, 0), (0.5, 0), (0.5, 1), (0, 1)))  # the left half of the frame
+    settled = SettledDice(DiceSettings(steady=2), calibration=table)
+    frame = render(rng, tray, poses)
+    inside = [pose for pose in poses if tray.center(pose)[0] < 640]
+    seen = settled.read(frame).dice
+    assert 0 < len(inside) < 8 and len(seen) == len(inside)
+    for die in seen:
+        assert min(np.hypot(die.center[0] - x, die.center[1] - y) for x, y in map(tray.center, inside)) < 6
+    assert settled(frame) is None and settled(frame) is None  # too few dice for a roll to settle
+
+
+def test_a_calibration_without_a_tray_is_refused():
+    table = Calibration.default(2, size=(1280, 720))
+    with pytest.raises(ZoneError, match="the calibration has no 'tray' zone"):
+        SettledDice(calibration=Calibration(table.corners, tuple(z for z in table.zones if z.name != "tray")))
+
+
+def test_the_configuration_s_dice_section_is_checked_on_load():
+    assert DiceSettings(**dataclasses.asdict(parse("").dice), count=8) == DiceSettings()  # the same defaults
+    assert parse("[dice]\nsteady = 5\nstill = 3").dice == Dice(steady=5, still=3.0)
+    for text, message in [("[dice]\nsteady = 0", "[dice] dice tracker setting 'steady' must be a whole number of at least 1"),
+                          ("[dice]\nnear = -2", "[dice] dice tracker setting 'near' must be a positive distance"),
+                          ("[dice]\nstill = 'far'", "[dice] still: 'far' is not a number"),
+                          ("[dice]\ncount = 9", "[dice] count: unknown setting")]:
+        with pytest.raises(ConfigError, match=re.escape(message)):
+            parse(text)
+
+
+def test_tablescore_run_reads_pinzique_s_dice_in_the_tray(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    class Built(Exception):
+        pass
+
+    def loop(*args, **kwargs):
+        raise Built(kwargs["dice"])
+
+    monkeypatch.setattr("device.flows.loop.Loop", loop)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    path = tmp_path / "tablescore.toml"
+    path.write_text(f'[table]\ngame = "pinzique"\nplayers = ["Ann", "Bob"]\n[display]\nkind = "dummy"\n'
+                    f'[panel]\nport = "none"\n[journal]\npath = "{tmp_path / "j.db"}"\n[dice]\nsteady = 4\n')
+    with pytest.raises(Built) as built:
+        cli.main(["run", "--config", str(path)])
+    dice = built.value.args[0]
+    assert isinstance(dice, SettledDice) and dice.tracker.settings.steady == 4 and dice.calibration is not None

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from typing import Any
 from device.flows import flow_for
 from device.flows.flow import Flow
 from device.journal import SCHEMA_VERSION, GameRecord, Journal, JournalError
-from device.session import effective
+from device.session import UNDO, effective
 from scoring.barbu import SEATS
 from scoring.ofc import ROWS
 from scoring.poker import describe
@@ -85,19 +85,17 @@ class ReadOnlyJournal(Journal):
 
 @dataclass(frozen=True)
 class Score:
-    """Points one confirmed event scored for one side (``side`` None: a hand that scored nothing), what
-    for (``what``, short: ``play``, ``knock``, ``round 3``...), the player who scored them, and the
-    itemised detail."""
+    """Points one confirmed event scored for one side (by its number), what for (``what``, short:
+    ``play``, ``knock``, ``dead hand``...), the player who scored them, and the itemised detail."""
 
-    side: int | None
+    side: int
     points: int
     what: str
-    player: str | None = None
+    player: str
     detail: str = ""
 
     def __str__(self) -> str:
-        who = f"{self.player}: " if self.player else ""
-        return f"{who}{self.what} {self.points}" + (f" ({self.detail})" if self.detail else "")
+        return f"{self.player}: {self.what} {self.points}" + (f" ({self.detail})" if self.detail else "")
 
 
 @dataclass(frozen=True)
@@ -160,7 +158,7 @@ class History:
         sheet = []
         for hand, steps in rows.items():
             items: list[dict[str, int]] = [{} for _ in self.sides]
-            for score in (score for step in steps for score in step.scores if score.side is not None):
+            for score in (score for step in steps for score in step.scores):
                 items[score.side][score.what] = items[score.side].get(score.what, 0) + score.points
             sheet.append(HandRow(hand, tuple(sum(side.values()) for side in items),
                                  tuple(tuple(side.items()) for side in items), steps[-1].totals))
@@ -200,7 +198,8 @@ def replay(journal: Journal, record: GameRecord, current: int | None) -> History
         status, ended = FINISHED, record.finished or (events[-1].at if events else record.started)
     else:
         status, ended = (IN_PROGRESS if record.id == current else ABANDONED), None
-    return History(record, tuple(ledger.sides(flow, state)), status, tuple(steps), len(events) - len(standing),
+    return History(record, tuple(ledger.sides(flow, state)), status, tuple(steps),
+                   len(events) - len(standing) - sum(event.kind == UNDO for event in events),
                    ledger.totals(state), result, ended)
 
 
@@ -239,8 +238,15 @@ class CribbageLedger(Ledger):
 
     def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
         settings = after.game.settings
-        return [Score(settings.side(peg.seat), peg.points, peg.reason, flow.players[peg.seat],
-                      "; ".join(map(str, peg.items))) for peg in after.pegs]
+        scores = [Score(settings.side(peg.seat), peg.points, peg.reason, flow.players[peg.seat],
+                        "; ".join(map(str, peg.items))) for peg in after.pegs]
+        if after.game.outcome is None or not scores:
+            return scores
+        last = scores[-1]  # the game ends the moment a side reaches the target: its last peg stops there
+        pegged = after.game.scores[last.side] - before.game.scores[last.side]
+        stopped = pegged - sum(score.points for score in scores[:-1] if score.side == last.side)
+        counted = f"{last.points} counted, pegged out at {settings.target}"
+        return [*scores[:-1], replace(last, points=stopped, detail="; ".join(filter(None, (counted, last.detail))))]
 
 
 class GinLedger(Ledger):
@@ -256,7 +262,8 @@ class GinLedger(Ledger):
     def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
         names = flow.players
         if after.settled == before.settled:  # a knock, or a dead hand
-            return [Score(None, 0, "dead hand")] if len(after.hands) > len(before.hands) else []
+            return [Score(side, 0, "dead hand", name) for side, name in enumerate(names)
+                    if len(after.hands) > len(before.hands)]
         knocker, settled = after.last
         detail = (f"{names[knocker]} deadwood {settled.knocker.deadwood}, {names[1 - knocker]} deadwood "
                   f"{settled.defender.deadwood}" + (f"; laid off {_symbols(settled.layoffs)}" if settled.layoffs else ""))
@@ -392,9 +399,8 @@ def csv_rows(history: History) -> Iterable[dict[str, Any]]:
     record = history.record
     for step in history.steps:
         for score in step.scores:
-            side = score.side
             yield {"game_id": record.id, "game": record.game, "hand": step.hand, "seq": step.seq,
-                   "time": when(step.at), "event": step.kind, "side": "" if side is None else history.sides[side],
-                   "player": score.player or "", "points": score.points, "what": score.what,
-                   "detail": score.detail, "total": "" if side is None else step.totals[side],
+                   "time": when(step.at), "event": step.kind, "side": history.sides[score.side],
+                   "player": score.player, "points": score.points, "what": score.what,
+                   "detail": score.detail, "total": step.totals[score.side],
                    "totals": " ".join(map(str, step.totals))}

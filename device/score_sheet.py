@@ -8,7 +8,7 @@ included, at double size), so a sheet is crisp, identical on every machine, and 
 >>> from device.journal import GameRecord
 >>> record = GameRecord(1, "ofc", ["Ann", "Bob"], {}, 1700000000.0, None, None)
 >>> draw(History(record, ("Ann", "Bob"), "in progress", (), 0, (0, 0), None, None)).size
-(430, 224)
+(512, 220)
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ LINE = GLYPH * SCALE + 4
 """A line of text, with its leading."""
 MARGIN, PAD = 16, 8
 INK, RULE, SHADE, PAPER = 0, 150, 225, 255
-MIN_COLUMN = 200
+COLUMN = 200
+ITEMISED = 300
+"""A column's least width; a game whose cells list items (Cribbage, Gin) gets the wider."""
+PLAIN = {"hand", "round"}
+"""Captions that say no more than the hand's number does."""
 
 
 def draw(history: History) -> Image.Image:
@@ -34,9 +38,10 @@ def draw(history: History) -> Image.Image:
     captions = [_caption(row) for row in rows]
     cells = [[_items(row, side) if caption is None else [] for side in range(len(history.sides))]
              for row, caption in zip(rows, captions, strict=True)]
-    first = max([_width("hand"), _width("total"), *(_width(f"{row.hand} {caption or ''}") for row, caption in
-                                                     zip(rows, captions, strict=True))]) + 2 * PAD
-    column = max([MIN_COLUMN, *(_width(side) + 2 * PAD for side in history.sides)])
+    labels = [f"{row.hand} {caption or ''}".strip() for row, caption in zip(rows, captions, strict=True)]
+    first = max([_width("hand"), _width("total"), *map(_width, labels)]) + 2 * PAD
+    least = ITEMISED if any(cell for row_cells in cells for cell in row_cells) else COLUMN
+    column = max([least, *(_width(side) + 2 * PAD for side in history.sides)])
     width = 2 * MARGIN + first + column * len(history.sides)
     sheet_width = width - 2 * MARGIN
     heads = [*_wrapped(f"{history.title}, game {history.record.id}", sheet_width, 3),
@@ -63,11 +68,11 @@ def draw(history: History) -> Image.Image:
         _text(pen, (x + PAD, y + LINE + PAD // 2), "points")
         _right(pen, x + column - PAD, y + LINE + PAD // 2, "total")
     y += 2 * LINE + PAD
-    for row, caption, row_cells, row_height in zip(rows, captions, cells, heights, strict=True):
+    for row, label, row_cells, row_height in zip(rows, labels, cells, heights, strict=True):
         pen.line((MARGIN, y, width - MARGIN - 1, y), fill=RULE)
-        _text(pen, (MARGIN + PAD, y + PAD // 2), row.hand + (f" {caption}" if caption else ""))
-        for x, points, total, items in zip(xs, row.points, row.totals, row_cells, strict=True):
-            _text(pen, (x + PAD, y + PAD // 2), f"{points:+}" if points < 0 or _signed(history) else str(points))
+        _text(pen, (MARGIN + PAD, y + PAD // 2), label)
+        for x, points, total, items, scored in zip(xs, row.points, row.totals, row_cells, row.items, strict=True):
+            _text(pen, (x + PAD, y + PAD // 2), _points(points, history) if scored else "-")
             _right(pen, x + column - PAD, y + PAD // 2, str(total))
             for n, line in enumerate(_wrapped(", ".join(items), column - 2 * PAD), 1):
                 _text(pen, (x + PAD, y + PAD // 2 + n * LINE), line)
@@ -93,16 +98,19 @@ def _caption(row: HandRow) -> str | None:
     """What the whole hand was, when each side's points were for the same one thing (a Barbu contract,
     an OFC hand, a Pinzique round): shown once beside the hand's number, not in every cell."""
     whats = {item[0] for side in row.items for item in side}
-    return next(iter(whats)) if len(whats) == 1 and all(len(side) <= 1 for side in row.items) else None
+    if len(whats) != 1 or any(len(side) > 1 for side in row.items):
+        return None
+    (what,) = whats
+    return "" if what in PLAIN else what
 
 
 def _items(row: HandRow, side: int) -> list[str]:
     return [f"{what} {points}" for what, points in row.items[side]]
 
 
-def _signed(history: History) -> bool:
-    """Whether points can be negative in this game (Barbu, OFC), so each gets its sign."""
-    return history.record.game in ("barbu", "ofc")
+def _points(points: int, history: History) -> str:
+    """A hand's points, signed where they can be negative (Barbu, OFC)."""
+    return f"{points:+}" if points and history.record.game in ("barbu", "ofc") else str(points)
 
 
 def _when(history: History) -> str:

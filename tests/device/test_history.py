@@ -1,0 +1,341 @@
+"""``tablescore history`` end to end: journals written by playing real games through the flows at a
+scripted table, then listed, exported (JSON, CSV) and drawn through the real command line. The numbers
+must be the engines' own (each game's reference scored beside the table by its engine), every event's
+scores must add up to the change in the running totals, and bad journals get one line and status 2.
+
+The score sheets are compared pixel for pixel with their PNGs in tests/device/golden/; after a
+deliberate change, look at the new images and refresh them with
+TABLESCORE_UPDATE_GOLDEN=1 pytest tests/device/test_history.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import os
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from device.cli import main
+from device.history import CSV_FIELDS, ReadOnlyJournal, as_json, histories
+from device.journal import Journal
+from scoring.barbu_game import Game as BarbuGame
+from scoring.cards import DECK
+from scoring.cribbage_game import Game as CribbageGame
+from scoring.cribbage_game import Settings
+from scoring.gin import GameRules, Rules, score_game, settle
+from scoring.ofc import ROWS
+from scoring.ofc import Rules as OfcRules
+from scoring.ofc import settle as settle_boards
+from scoring.pinzique_game import Game as PinziqueGame
+from tests.device.flows import test_barbu, test_cribbage, test_gin, test_ofc, test_pinzique
+from tests.device.flows.script import Table
+
+GOLDEN = Path(__file__).parent / "golden"
+START = 1_717_000_000.0  # 2024-05-29 16:26:40 UTC
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Times are shown in local time: the tests run in UTC."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def table(path: Path, game: str, players: list[str], settings: dict[str, Any] | None = None,
+          clock: Callable[[], float] | None = None) -> Table:
+    """A scripted table on the journal at ``path`` whose clock ticks a minute an event, from ``START``: the
+    game is begun on that clock, and the table's device resumes it."""
+    clock = clock or itertools.count(START, 60).__next__
+    with Journal(path, clock=clock) as journal:
+        if journal.current_game() is None or journal.current_game().game != game:
+            journal.start_game(game, players, settings or {})
+    scripted = Table(path, game, players, settings)
+    scripted.journal.clock = clock
+    return scripted
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """Run ``tablescore ARGS``; the exit status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    from contextlib import redirect_stderr, redirect_stdout
+
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
+
+
+def exported(path: Path, *ids: str) -> list[dict[str, Any]]:
+    status, out, err = cli("history", "export", *ids, "--journal", str(path))
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["format"] == "tablescore-history" and document["version"] == 1
+    return list(document["games"])
+
+
+# Games played at the table, each with its engine's reference: (final totals, winner or None).
+
+def cribbage(path: Path, seed: int = 1, players: int = 2) -> tuple[list[int], str]:
+    scripted = table(path, "cribbage", test_cribbage.NAMES[:players])
+    reference = test_cribbage.play_out(scripted, CribbageGame(Settings(players)), random.Random(seed))
+    assert reference.outcome is not None
+    names = test_cribbage.NAMES
+    winner = reference.outcome.winner
+    return list(reference.scores), names[winner] + (f" & {names[winner + 2]}" if players == 4 else "")
+
+
+def gin(path: Path) -> tuple[list[int], str]:
+    """A game to 100 of legal and illegal (accepted, refused) knocks and a dead hand."""
+    rng = random.Random(3)
+    scripted = table(path, "gin", test_gin.NAMES, {"limit": 100})
+    hands: list[tuple[int | None, int]] = []
+    rules = GameRules(limit=100)
+    for number in itertools.count():
+        if score_game(hands, rules).over:
+            break
+        scripted.take()
+        kind = ["refuse", "dead", "accept"][number] if number < 3 else "legal"
+        if kind == "dead":
+            scripted.choose("dead hand")
+            hands.append((None, 0))
+            continue
+        seat = number % 2
+        scripted.choose(f"{test_gin.NAMES[seat]} knocks")
+        knocker = test_gin.knocking_hand(rng, list(DECK), kind == "legal")
+        defender = rng.sample([card for card in DECK if card not in knocker], 10)
+        scripted.put(f"seat{seat + 1}", *(card.code for card in knocker))
+        scripted.put(f"seat{2 - seat}", *(card.code for card in defender))
+        settled = settle(knocker, defender, Rules(), None if kind == "legal" else kind == "accept")
+        if kind == "legal":
+            scripted.ok()
+        else:
+            scripted.choose(f"{test_gin.NAMES[1 - seat]} {kind}s")
+        if settled.result != "refused":
+            hands.append((seat if settled.winner == "knocker" else 1 - seat, settled.points))
+    score = score_game(hands, rules)
+    assert score.winner is not None
+    return list(score.totals), test_gin.NAMES[score.winner]
+
+
+def barbu(path: Path) -> tuple[list[int], str]:
+    scripted = table(path, "barbu", test_barbu.NAMES)
+    scripted.choose("E deals")
+    game, rng = BarbuGame(first_dealer=1), random.Random(28)
+    while not game.over:
+        game = game.record(test_barbu.play_hand(scripted, game, rng))
+    return list(game.totals), test_barbu.NAMES[max(range(4), key=game.totals.__getitem__)]
+
+
+def ofc(path: Path) -> tuple[list[int], None]:
+    """Five hands of three players (OFC has no end: the game stays in progress)."""
+    rng, names = random.Random(5), test_ofc.NAMES[:3]
+    scripted = table(path, "ofc", names)
+    totals, fantasy = [0, 0, 0], [0, 0, 0]
+    for _ in range(5):
+        dealt = test_ofc.boards(rng, 3)
+        scripted.take()
+        for seat, board in enumerate(dealt):
+            for row, cards in zip(ROWS, board.rows, strict=True):
+                scripted.put(f"seat{seat + 1}.{row}", *(card.code for card in cards))
+        scripted.ok()
+        settled = settle_boards(dealt, OfcRules(), [cards > 0 for cards in fantasy])
+        totals = [a + b for a, b in zip(totals, settled.net, strict=True)]
+        fantasy = list(settled.fantasyland_cards)
+    return totals, None
+
+
+def pinzique(path: Path) -> tuple[list[int], str]:
+    """Three rounds, partners (seats 1 and 3 against 2 and 4)."""
+    names = test_pinzique.NAMES
+    scripted = table(path, "pinzique", names, {"partners": True, "rounds": 3})
+    sides = [(names[0], names[2]), (names[1], names[3])]
+    game = test_pinzique.play_out(scripted, PinziqueGame.new(sides, rounds=3), random.Random(4))
+    assert game.winner is not None
+    return list(game.totals), " & ".join(game.sides[game.winner])
+
+
+GAMES = {"cribbage": cribbage, "cribbage-4": lambda path: cribbage(path, 4, 4), "gin": gin, "barbu": barbu,
+         "ofc": ofc, "pinzique": pinzique}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_exports_carry_the_engines_scores(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "journal.db"
+    totals, winner = GAMES[name](path)
+    (record,) = exported(path)
+    assert record["totals"] == totals and record["winner"] == winner
+    assert record["state"] == ("in progress" if winner is None else "finished")
+    assert record["events"] and record["hands"][-1]["totals"] == totals
+    running = [0] * len(totals)
+    for event in record["events"]:  # each event's scores are exactly the change in the running totals
+        for score in event["scores"]:
+            running[score["side"]] += score["points"]
+        assert running == event["totals"], event
+    for hand in record["hands"]:
+        assert [sum(item["points"] for item in side) for side in hand["items"]] == hand["points"]
+    status, out, err = cli("history", "export", "--format", "csv", "--journal", str(path))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert status == 0 and tuple(rows[0]) == CSV_FIELDS
+    sides = record["sides"]
+    assert [sum(int(row["points"]) for row in rows if row["side"] == side) for side in sides] == totals
+    assert rows[-1]["totals"] == " ".join(map(str, totals))
+
+
+def test_list_shows_each_game_and_its_state(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    clock = itertools.count(START, 60).__next__
+    cribbage(path)
+    again = table(path, "cribbage", ["Ann", "Bob"], clock=clock)
+    again.ok()  # the finished game recorded; the next begins
+    again.choose("Ann deals")
+    table(path, "gin", ["Ann", "Bob"], clock=clock).choose("Bob knocks")  # the second cribbage left
+    status, out, err = cli("history", "--journal", str(path))
+    assert status == 0 and err == ""
+    header, *lines = out.splitlines()
+    assert header.split() == ["id", "game", "players", "started", "ended", "state", "scores", "winner"]
+    assert len(lines) == 3
+    assert lines[0].startswith("1   cribbage  Ann v Bob  2024-05-29 16:26  2024-05-29 ") and "finished" in lines[0]
+    assert lines[0].endswith(" Ann") and "abandoned    0 0" in lines[1] and lines[2].split()[1] == "gin"
+    assert "in progress  0 0" in lines[2]
+    assert cli("history", "list", "--journal", str(path))[1] == out
+
+
+def test_json_round_trips_and_names_its_fields(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    cribbage(path)
+    out = tmp_path / "game.json"
+    status, stdout, err = cli("history", "export", "1", "--out", str(out), "--journal", str(path))
+    assert status == 0 and stdout == "" and "wrote 1 game as JSON" in err
+    (record,) = json.loads(out.read_text(encoding="utf-8"))["games"]
+    with ReadOnlyJournal(path) as journal:
+        assert record == json.loads(json.dumps(as_json(histories(journal)[0])))
+    assert set(record) == {"id", "game", "title", "players", "sides", "settings", "started", "ended", "state",
+                           "totals", "winner", "result", "undone", "hands", "events"}
+    assert set(record["events"][0]) == {"seq", "time", "hand", "kind", "data", "totals", "scores"}
+    assert record["started"] == "2024-05-29T16:26:40+00:00" and record["result"]["winner"] == "Ann"
+    heels = [score for event in record["events"] for score in event["scores"] if score["what"] == "his heels"]
+    assert all(score["points"] == 2 for score in heels)
+    shows = [score for event in record["events"] if event["kind"] == "show" for score in event["scores"]]
+    assert shows and all(score["what"] == "hand" and score["detail"].count(":") >= (score["points"] > 0)
+                         for score in shows)
+
+
+def test_undone_events_are_not_in_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    scripted = table(path, "gin", ["Ann", "Bob"])
+    scripted.choose("dead hand")
+    scripted.undo()
+    scripted.choose("Ann knocks")
+    (record,) = exported(path)
+    assert [event["kind"] for event in record["events"]] == ["knock"] and record["undone"] == 1
+
+
+@pytest.mark.parametrize("name", ["cribbage", "pinzique"])
+def test_the_score_sheet_matches_its_golden_image(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "journal.db"
+    GAMES[name](path)
+    out = tmp_path / "sheet.png"
+    status, _, err = cli("history", "sheet", "1", "--out", str(out), "--journal", str(path))
+    assert status == 0 and f"to {out}" in err
+    image = Image.open(out)
+    golden = GOLDEN / f"sheet-{name}.png"
+    if os.environ.get("TABLESCORE_UPDATE_GOLDEN"):
+        golden.write_bytes(out.read_bytes())
+    assert image.size == Image.open(golden).size
+    assert ImageChops.difference(image.convert("L"), Image.open(golden).convert("L")).getbbox() is None
+
+
+def test_the_sheet_defaults_to_a_file_named_for_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "journal.db"
+    table(path, "ofc", ["Ann", "Bob"])
+    monkeypatch.chdir(tmp_path)
+    assert cli("history", "sheet", "1", "--journal", str(path))[0] == 0
+    assert Image.open(tmp_path / "game-1.png").size[0] >= 2 * 200
+
+
+def test_the_configured_journal_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "club.db"
+    table(path, "gin", ["Ann", "Bob"]).choose("dead hand")
+    config = tmp_path / "tablescore.toml"
+    config.write_text(f'[journal]\npath = "{path}"\n', encoding="utf-8")
+    assert "gin" in cli("history", "--config", str(config))[1]
+    monkeypatch.setenv("TABLESCORE_CONFIG", str(config))
+    assert "gin" in cli("history", "list")[1]
+    config.write_text("[journal]\npath = 3\n", encoding="utf-8")
+    status, out, err = cli("history", "list")
+    assert status == 2 and err.startswith("tablescore history: ") and "[journal] path" in err
+
+
+def journal_files(path: Path) -> dict[str, bytes]:
+    return {file.name: file.read_bytes() for file in sorted(path.parent.iterdir())}
+
+
+def test_the_journal_is_only_read(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    scripted = table(path, "gin", ["Ann", "Bob"])
+    scripted.choose("dead hand")
+    scripted.journal.close()  # the device stopped
+    before = journal_files(path)
+    assert list(before) == ["journal.db"]
+    sheet = tmp_path.parent / f"{tmp_path.name}-sheet.png"
+    for args in (["list"], ["export"], ["export", "--format", "csv"], ["sheet", "1", "--out", str(sheet)]):
+        assert cli("history", *args, "--journal", str(path))[0] == 0
+    assert journal_files(path) == before  # not a byte changed, no lock or WAL file made
+    with Journal(path) as device:  # the device runs: read alongside it, through its WAL
+        device.append(1, "dead", {})
+        before = journal_files(path)
+        assert "journal.db-wal" in before
+        assert cli("history", "export", "--journal", str(path))[0] == 0
+        after = journal_files(path)
+        assert {name: after[name] for name in ("journal.db", "journal.db-wal")} == {
+            name: before[name] for name in ("journal.db", "journal.db-wal")}
+        assert len(exported(path)[0]["events"]) == 2
+
+
+def refused(*args: str) -> str:
+    status, out, err = cli("history", *args)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, (status, out, err)
+    assert err.startswith("tablescore history: ")
+    return err.removeprefix("tablescore history: ").strip()
+
+
+def test_bad_journals_and_games_get_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "none" / "journal.db"
+    assert refused("--journal", str(missing)) == f"no journal at {missing}"
+    assert not missing.parent.exists()
+    assert refused("--journal", str(tmp_path)) == f"the journal {tmp_path} is not a file"
+    empty = tmp_path / "empty.db"
+    Journal(empty).close()
+    assert refused("export", "--journal", str(empty)) == f"the journal {empty} holds no games yet"
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(bytes(range(256)) * 16)
+    assert refused("--journal", str(garbage)) == f"cannot read the journal {garbage}: file is not a database"
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    assert refused("--journal", str(other)) == f"{other} is not a tablescore journal"
+    path = tmp_path / "journal.db"
+    table(path, "gin", ["Ann", "Bob"]).choose("dead hand")
+    assert refused("export", "7", "--journal", str(path)) == f"no game 7 in the journal {path}"
+    assert refused("sheet", "7", "--journal", str(path)) == f"no game 7 in the journal {path}"
+    truncated = tmp_path / "truncated.db"
+    truncated.write_bytes(path.read_bytes()[:5000])
+    assert refused("--journal", str(truncated)).startswith(f"cannot read the journal {truncated}: ")
+
+
+def test_an_event_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    table(path, "gin", ["Ann", "Bob"]).choose("Ann knocks")
+    with Journal(path) as journal:
+        journal.append(1, "hand", {"knocker": ["5H"], "defender": []})
+    assert refused("export", "--journal", str(path)).startswith("game 1 (gin): event 2 (hand) cannot be replayed: ")

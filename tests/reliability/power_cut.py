@@ -1,0 +1,219 @@
+"""Power cuts: the device plays a scripted game and is killed with SIGKILL at random moments, again and again.
+
+The parent process has imported everything and recorded the reference game once (``table_script``); each
+restart forks a child from it, so a restart costs milliseconds while the child still does everything the
+device does on start and in play: it opens the journal on disk (SQLite, WAL, ``synchronous=FULL``),
+resumes the game in progress, and runs ``tablescore run``'s own loop (``device.run_command._loop`` under a
+``Lifecycle``) on the scripted table, with the players carrying on from what the journal says. The
+display is luma's in-memory OLED; after each page is drawn, the child appends to a report file which game
+and which confirmed state the page showed. That is how the parent knows what was *confirmed*: committed
+and shown. After each kill the parent opens the journal read-only and checks it:
+
+- **corruption**: ``PRAGMA integrity_check`` is not ``ok``, or the journal cannot be read (its rows and
+  JSON) as the device reads it;
+- **loss**: a state the OLED showed is not in the journal (fewer events than the state shown had);
+- **mismatch**: the journal is not the reference game (an event doubled, changed or out of order, a game
+  not finished with the reference result), the game the child resumed is not the reference state at that
+  point, or the child showed a state the reference game never reaches.
+
+A kill is a process's death, not the machine's: what the kernel had been given still reaches the disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from device.display import Display, open_device
+from device.lifecycle import Lifecycle
+from device.notify import Notifier
+from device.run_command import _loop
+from device.screens import Screen
+from tests.reliability.table_script import Reference, Script, ScriptedCamera, device, digest
+
+
+class Reporter:
+    """The OLED, reporting each page drawn: the game and the digest of the confirmed state it shows."""
+
+    def __init__(self, display: Display, fd: int) -> None:
+        self.display, self.fd = display, fd
+        self.play: Any = None
+
+    def show(self, screen: Screen) -> None:
+        self.display.show(screen)
+        self.report("show", self.play.session.game_id, digest(self.play.state))
+
+    def report(self, *fields: object) -> None:
+        os.write(self.fd, (" ".join(map(str, fields)) + "\n").encode())
+
+
+def child(script: Script, path: Path, report: Path) -> None:
+    """The device: resume from the journal and play on until killed."""
+    fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    display = Display(open_device("dummy"))
+    reporter = Reporter(display, fd)
+    try:
+        run = device(script, path, reporter)
+        reporter.play = run.play
+        reporter.report("resume", run.play.session.game_id, run.players.move, digest(run.play.state))
+        with Lifecycle(Notifier(environ={}), display) as life:
+            _loop(life, run.loop, display, lambda: ScriptedCamera(run.players), 0.0)
+    except BaseException as error:  # noqa: BLE001 - any way out of the device is a failure to report
+        reporter.report("error", repr(error).replace("\n", " "))
+    finally:
+        os._exit(1)
+
+
+@dataclass
+class Tally:
+    """What the cuts found."""
+
+    cuts: int = 0
+    losses: int = 0
+    corruptions: int = 0
+    mismatches: int = 0
+    crashes: int = 0
+    """Children that ended before the kill."""
+    shown: int = 0
+    """Confirmed states the OLED showed (each checked against the journal)."""
+    resumes: int = 0
+    """Restarts that got as far as resuming the game (the resumed state checked)."""
+    pending: int = 0
+    """Cuts that fell after a commit and before its page was drawn (that event was kept)."""
+    games: int = 0
+    """Games finished in the journal at the end."""
+    events: int = 0
+    """Events in the journal at the end."""
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def failures(self) -> int:
+        return self.losses + self.corruptions + self.mismatches + self.crashes
+
+    def fail(self, kind: str, text: str) -> None:
+        setattr(self, kind, getattr(self, kind) + 1)
+        if len(self.problems) < 20:
+            self.problems.append(f"cut {self.cuts}: {kind[:-1]}: {text}")
+
+
+def read_journal(path: Path) -> list[tuple[int, bool, Any, list[tuple[str, Any]]]] | str:
+    """Each game in the journal (id, finished, result, events), read as the device reads it; or what is
+    wrong with the file."""
+    if not path.exists():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            check = db.execute("PRAGMA integrity_check").fetchall()
+            if check != [("ok",)]:
+                return f"integrity_check: {check[:3]}"
+            if not db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                return []  # killed before the journal's tables were made: an empty database
+            games = []
+            for game_id, finished, result in db.execute("SELECT id, finished, result FROM games ORDER BY id"):
+                rows = db.execute("SELECT seq, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
+                events = []
+                for number, (seq, kind, data) in enumerate(rows, 1):
+                    if seq != number:
+                        return f"game {game_id}: event {seq} where {number} belongs"
+                    events.append((kind, json.loads(data)))
+                games.append((game_id, finished is not None, json.loads(result) if result else None, events))
+            return games
+    except (sqlite3.Error, ValueError) as error:
+        return f"cannot read it: {error}"
+
+
+def check(tally: Tally, reference: Reference, path: Path, lines: list[str], started: dict[int, int]) -> dict[int, int]:
+    """Check the journal after a cut against the reference and against what the child reported; returns
+    how many events each game has now."""
+    games = read_journal(path)
+    if isinstance(games, str):
+        tally.fail("corruptions", games)
+        return started
+    counts: dict[int, int] = {}
+    for number, (game_id, finished, result, events) in enumerate(games, 1):
+        counts[game_id] = len(events)
+        last = number == len(games)
+        if game_id != number:
+            tally.fail("mismatches", f"game {game_id} where game {number} belongs")
+        elif finished and (events != list(reference.events) or result != reference.result):
+            tally.fail("mismatches", f"game {game_id} finished but is not the reference game")
+        elif not finished and (not last or events != list(reference.events[: len(events)])):
+            tally.fail("mismatches", f"game {game_id} is not the reference game's start ({len(events)} events)")
+        if finished:
+            counts[game_id] = len(reference.states)  # past every state of the game
+    for game, before in started.items():
+        if counts.get(game, -1) < before:
+            tally.fail("losses", f"game {game} had {before} events, now {counts.get(game, 'none')}")
+    cursor: dict[int, int] = {}
+    shown: dict[int, int] = {}
+    for line in lines:
+        kind, *rest = line.split()
+        if kind == "error":
+            tally.fail("crashes", line)
+            continue
+        game, state = int(rest[0]), rest[-1]
+        if kind == "resume":
+            tally.resumes += 1
+            at = int(rest[1])
+            if at != started.get(game, 0) or reference.states[at] != state:
+                tally.fail("mismatches", f"game {game} resumed at {at} (journal had {started.get(game, 0)}) "
+                                         "not as the reference")
+            cursor[game] = at
+            continue
+        try:  # the states of a game are shown in order: the first match from where the last one was
+            at = reference.states.index(state, cursor.get(game, 0))
+        except ValueError:
+            tally.fail("mismatches", f"game {game} showed a state the reference game never reaches")
+            continue
+        cursor[game] = shown[game] = at
+        tally.shown += 1
+    for game, at in shown.items():
+        if at > counts.get(game, -1):
+            tally.fail("losses", f"game {game} showed {at} events confirmed, the journal holds "
+                                 f"{counts.get(game, 'no such game')}")
+        elif at < counts.get(game, -1) < len(reference.states):
+            tally.pending += 1
+    return counts
+
+
+def power_cuts(script: Script, reference: Reference, folder: Path, cuts: int, seed: int = 1,
+               longest: float = 0.2) -> Tally:
+    """Run the device on a fresh journal in ``folder`` and kill it ``cuts`` times, each after a random time
+    of up to ``longest`` seconds; check the journal after every kill."""
+    rng = random.Random(seed)
+    path, report = folder / "journal.db", folder / "shown.txt"
+    tally = Tally()
+    counts: dict[int, int] = {}
+    read = 0
+    begun = time.perf_counter()
+    for _ in range(cuts):
+        pid = os.fork()
+        if pid == 0:
+            child(script, path, report)
+        time.sleep(rng.uniform(0, longest))
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        tally.cuts += 1
+        if not os.WIFSIGNALED(status):
+            tally.fail("crashes", f"the device ended by itself (status {status})")
+        text = report.read_bytes()[read:] if report.exists() else b""
+        read += len(text)
+        lines = text.decode().splitlines()
+        if text and not text.endswith(b"\n"):
+            lines.pop()  # cut mid-line: not a whole report
+        counts = check(tally, reference, path, lines, counts)
+    tally.seconds = time.perf_counter() - begun
+    games = read_journal(path)
+    if isinstance(games, list):
+        tally.games = sum(finished for _, finished, _, _ in games)
+        tally.events = sum(len(events) for *_, events in games)
+    return tally

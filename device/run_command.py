@@ -109,12 +109,18 @@ def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Ca
     from device.screens import Screen
 
     camera: Camera | None = None
+    gone = False  # logged once when the camera goes, once when it is back (not at every retry)
     while life.alive():
         try:
             camera = camera or opener()
             loop.step(camera.read())
+            if gone:
+                log.info("the camera works again")
+                gone = False
         except CameraError as error:
-            log.warning("%s", error)
+            if not gone:
+                log.warning("%s", error)
+                gone = True
             display.show(Screen("Camera", lines=(str(error), "Retrying...")))
             loop.shown = None  # show the game again once frames come back
             if camera is not None:

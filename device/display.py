@@ -2,7 +2,9 @@
 (luma.emulator's ``capture``, which writes each frame as a PNG, or luma's in-memory ``dummy``).
 
 ``Display`` shows screens on whichever it has, pages long ones, and survives bus errors: a failed write
-is logged and reported through ``fault``, and the next screen is tried again.
+(an ``OSError``, or the ``luma.core.error.Error`` luma's I2C interface makes of EIO and EREMOTEIO) is
+logged once and reported through ``fault`` until a write works again; the device's loop then draws its
+page again at each frame until one gets through.
 
 >>> display = Display(open_device("dummy"))
 >>> display.show(Screen("Gin", big="Ann 25"))
@@ -16,6 +18,8 @@ import logging
 import os
 from pathlib import Path
 from typing import Any
+
+import luma.core.error
 
 from device.screens import HEIGHT, WIDTH, Screen, paged, render
 
@@ -73,7 +77,7 @@ class Display:
     def _draw(self) -> None:
         try:
             self.device.display(render(self.pages[self.page]))
-        except OSError as error:  # an I2C bus error: keep running, say so, try again next time
+        except (OSError, luma.core.error.Error) as error:  # a bus error: keep running, say so, try again
             if self.fault is None:
                 log.error("the OLED cannot be written: %s", error)
             self.fault = f"OLED: {error}"

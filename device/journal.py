@@ -54,7 +54,12 @@ CREATE TABLE IF NOT EXISTS events (
 
 
 class JournalError(RuntimeError):
-    """The journal cannot be read or written (a damaged file, a full disk, ...); the message says which."""
+    """The journal cannot be read or written (a damaged file, a full disk, ...); the message says which,
+    and ``brief`` says it in a few words for the OLED."""
+
+    def __init__(self, message: str, brief: str | None = None) -> None:
+        super().__init__(message)
+        self.brief = brief or message
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +194,8 @@ class Journal:
         except BaseException as error:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
+            if isinstance(error, sqlite3.Error) and getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+                raise JournalError(f"the disk is full (journal {self.path})", "the disk is full: not saved") from error
             if isinstance(error, sqlite3.Error):
                 raise JournalError(f"cannot write the journal {self.path}: {error}") from error
             raise

@@ -5,12 +5,17 @@ Every part is given, so the loop runs the same on a Pi and in tests: ``read`` is
 (``vision.cards.read_cards`` on the device), ``dice`` says what a frame shows in the dice tray once a roll
 has settled (or None), ``buttons`` has ``take()`` (``device.buttons.Buttons``), ``panel`` has
 ``get(timeout)`` (``device.panel.SeatPanel``), ``display`` has ``show(screen)`` (``device.display.Display``).
-The display is written only when the page changes.
+The display is written only when the page changes, or again at each frame while it reports a ``fault``
+(a bus error) until the page gets through. A seat panel that has ``status()`` and was connected is watched:
+while it is unplugged (or speaks another protocol) the page's title bar says so, and the log says so once
+when it goes and once when it is back; its presses wait in the Pico until then.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -23,6 +28,8 @@ from scoring.cards import Card
 from vision.observations import CardSighting
 from vision.tracker import Tracker
 from vision.zones import Calibration
+
+log = logging.getLogger(__name__)
 
 Reader = Callable[[np.ndarray], list[CardSighting]]
 DiceReader = Callable[[np.ndarray], Sequence[Card | None] | None]
@@ -50,6 +57,9 @@ class Loop:
         self.tracker = tracker or Tracker()
         self.buttons, self.panel, self.dice = buttons, panel, dice
         self.shown: Screen | None = None
+        self.panel_seen = False
+        """Whether the seat panel has been connected: only then is its absence a fault."""
+        self.panel_fault: str | None = None
 
     def step(self, frame: np.ndarray) -> Screen:
         """Take one frame and the presses since the last, and show the page; returns the page shown."""
@@ -65,7 +75,29 @@ class Loop:
         while self.panel is not None and (event := self.panel.get(timeout=0)) is not None:
             self.play.press(event)
         page = self.play.view()
+        fault = self._panel_fault()
+        if fault is not None:
+            page = replace(page, title=fault)
         if page != self.shown:
             self.display.show(page)
-            self.shown = page
+            self.shown = None if getattr(self.display, "fault", None) else page  # a bus error: draw it again
         return page
+
+    def _panel_fault(self) -> str | None:
+        """What is wrong with the seat panel, for the title bar (logged when it changes)."""
+        status = getattr(self.panel, "status", None)  # SeatPanel has it; a stand-in source may not
+        if status is None:
+            return None
+        now = status()
+        self.panel_seen = self.panel_seen or now.connected
+        fault = ("Panel: old firmware" if now.problem else
+                 "Panel unplugged" if self.panel_seen and not now.connected else None)
+        if fault != self.panel_fault:
+            if now.problem:
+                log.warning("the seat panel cannot be used: %s", now.problem)
+            elif fault:
+                log.warning("the seat panel is unplugged: its buttons wait until it is back")
+            else:
+                log.info("the seat panel is back")
+            self.panel_fault = fault
+        return fault

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,6 +172,8 @@ class Players:
         self.games, self.move = games, move
         self.done = False
         """Set once the first game the players began is over (its OK for the next game pressed)."""
+        self.press: Callable[[Push], None] = lambda push: stand_in.presses.append(Press(push.button, push.held))
+        """How a player presses a button: by default on the stand-in main buttons."""
         self._frames = self._run()
 
     @classmethod
@@ -198,7 +200,7 @@ class Players:
                         for _ in range(settle):
                             yield
                         settle = 0
-                        self.stand_in.presses.append(Press(action.button, action.held))
+                        self.press(action)
                         yield
                         continue
                     self.layout.apply(action)
@@ -240,12 +242,13 @@ class Device:
     players: Players
 
 
-def device(script: Script, path: Path, display: Any) -> Device:
+def device(script: Script, path: Path, display: Any, panel: Any = None) -> Device:
     """The device on the journal at ``path``, resumed, with the players carrying on where it stands."""
     journal = Journal(path)
     play: Play[Any] = Play(journal, script.flow())
     stand_in = Scripted()
-    loop = Loop(play, stand_in.read, script.calibration(), display, tracker=Tracker(TRACKING), buttons=stand_in)
+    loop = Loop(play, stand_in.read, script.calibration(), display, tracker=Tracker(TRACKING), buttons=stand_in,
+                panel=panel)
     return Device(journal, play, stand_in, loop, Players.resume(script, stand_in, journal))
 
 

@@ -23,31 +23,27 @@ next game with the same players and settings.
 >>> play.press(Press("ok", held=True)); play.state
 0
 
-A long screen is paged, each page headed by what OK would confirm; NEXT turns the pages, then (on the
-last) moves to the next option:
+A long screen is paged; with nothing to choose between, NEXT turns the page:
 
 >>> class Long(Tally):
-...     def prompt(self, state):
-...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(9)),
-...                       options=(Option("add 1", "add", {"n": 1}), Option("add 2", "add", {"n": 2})))
+...     def prompt(self, state): return Prompt("Long", lines=tuple(f"line {n}" for n in range(12)))
 >>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
->>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[:2]
-('1/2', None, '2/2', ('OK: add 1  (1/2)', 'line 5'))
->>> play.press(Press("next", held=False)); play.view().footer, play.view().lines[0]
-('2/2', 'OK: add 2  (2/2)')
+>>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[0]
+('1/2', None, '2/2', 'line 6')
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Generic
 
 from device.buttons import Press
 from device.flows.flow import Flow, Input, State
 from device.journal import Journal, JournalError
 from device.panel import PanelEvent
-from device.screens import Screen
+from device.screens import Screen, paged
 from device.session import Session
 from scoring.cards import Card
 from vision.tracker import CardEvent
@@ -106,11 +102,15 @@ class Play(Generic[State]):
 
     def screen(self) -> Screen:
         """What the game shows now, all of it (``view`` is the page on the OLED)."""
-        return self.flow.screen(self.state)
+        screen = self.flow.screen(self.state)
+        if self.flow.result(self.state) is not None:
+            screen = replace(screen, lines=("OK: new game", *screen.lines))
+        return screen
 
     def view(self) -> Screen:
         """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""
-        return self.flow.view(self.state)
+        pages = paged(self.screen())
+        return pages[self.flow.page % len(pages)]
 
 
 def _is_ok(pressed: Input) -> bool:

@@ -7,7 +7,8 @@ resumes the game in progress, and runs ``tablescore run``'s own loop (``device.r
 ``Lifecycle``) on the scripted table, with the players carrying on from what the journal says. The
 display is luma's in-memory OLED; after each page is drawn, the child appends to a report file which game
 and which confirmed state the page showed. That is how the parent knows what was *confirmed*: committed
-and shown. After each kill the parent opens the journal read-only and checks it:
+and shown. After each kill the parent checks a copy of the journal's files, opened as a restart opens them (so
+the check changes nothing the next restart finds):
 
 - **corruption**: ``PRAGMA integrity_check`` is not ``ok``, or the journal cannot be read (its rows and
   JSON) as the device reads it;
@@ -25,6 +26,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import time
@@ -110,8 +112,13 @@ def read_journal(path: Path) -> list[tuple[int, bool, Any, list[tuple[str, Any]]
     wrong with the file."""
     if not path.exists():
         return []
+    copy = path.with_name("checked.db")  # the journal's files as the kill left them, opened as a restart would
+    for suffix in ("", "-wal"):
+        Path(f"{copy}{suffix}").unlink(missing_ok=True)
+        if Path(f"{path}{suffix}").exists():
+            shutil.copyfile(f"{path}{suffix}", f"{copy}{suffix}")
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with contextlib.closing(sqlite3.connect(copy)) as db:
             check = db.execute("PRAGMA integrity_check").fetchall()
             if check != [("ok",)]:
                 return f"integrity_check: {check[:3]}"

@@ -7,8 +7,8 @@ has settled (or None), ``buttons`` has ``take()`` (``device.buttons.Buttons``), 
 ``get(timeout)`` (``device.panel.SeatPanel``), ``display`` has ``show(screen)`` (``device.display.Display``).
 The display is written only when the page changes, or again at each frame while it reports a ``fault``
 (a bus error) until the page gets through. A seat panel that has ``status()`` and was connected is watched:
-while it is unplugged (or speaks another protocol) the page's title bar says so, and the log says so once
-when it goes and once when it is back; its presses wait in the Pico until then.
+while it is unplugged the page's title bar says so, and the log says so once when it goes and once when
+it is back; its presses wait in the Pico until then.
 """
 
 from __future__ import annotations
@@ -88,14 +88,11 @@ class Loop:
         status = getattr(self.panel, "status", None)  # SeatPanel has it; a stand-in source may not
         if status is None:
             return None
-        now = status()
-        self.panel_seen = self.panel_seen or now.connected
-        fault = ("Panel: old firmware" if now.problem else
-                 "Panel unplugged" if self.panel_seen and not now.connected else None)
+        connected = status().connected
+        self.panel_seen = self.panel_seen or connected
+        fault = "Panel unplugged" if self.panel_seen and not connected else None
         if fault != self.panel_fault:
-            if now.problem:
-                log.warning("the seat panel cannot be used: %s", now.problem)
-            elif fault:
+            if fault:
                 log.warning("the seat panel is unplugged: its buttons wait until it is back")
             else:
                 log.info("the seat panel is back")

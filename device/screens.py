@@ -2,7 +2,8 @@
 
 Game flows describe a screen (a title, an optional big line for the score, itemised lines); ``render``
 draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols),
-the big line at double size so it can be read at arm's length. Long breakdowns are split into pages.
+the big line at double size so it can be read at arm's length. Long breakdowns are split into pages;
+the screen's first ``head`` lines (what OK would confirm, a refusal) head every page.
 
 >>> screen = Screen("Cribbage", big="Ann 29", lines=("fifteen 2: 5♥ K♠", "pair 2: 5♥ 5♣"))
 >>> image = render(screen)
@@ -12,6 +13,8 @@ the big line at double size so it can be read at arm's length. Long breakdowns a
 (15, 30)
 >>> [page.footer for page in paged(Screen("Show", lines=tuple(f"item {n}" for n in range(9))))]
 ['1/2', '2/2']
+>>> [page.lines[:2] for page in paged(Screen("Show", lines=("OK: Ann shows 8", *(f"item {n}" for n in range(9))), head=1))]
+[('OK: Ann shows 8', 'item 0'), ('OK: Ann shows 8', 'item 5')]
 """
 
 from __future__ import annotations
@@ -31,12 +34,14 @@ _CP437 = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "·": 250, "°": 248, "×": or
 
 @dataclass(frozen=True, slots=True)
 class Screen:
-    """One screenful: a title bar, an optional big line (the score), itemised lines, a footer."""
+    """One screenful: a title bar, an optional big line (the score), itemised lines, a footer; the first
+    ``head`` lines are repeated at the top of every page."""
 
     title: str
     lines: tuple[str, ...] = ()
     big: str | None = None
     footer: str | None = None
+    head: int = 0
 
     @property
     def room(self) -> int:
@@ -47,13 +52,15 @@ class Screen:
 
 def paged(screen: Screen) -> list[Screen]:
     """The screen with its lines word-wrapped to the width and split into pages that fit, each page
-    footed ``n/N`` when there is more than one."""
-    room = screen.room
-    lines = tuple(part for line in screen.lines for part in wrap(line))
+    headed by the screen's head lines and footed ``n/N`` when there is more than one."""
+    head = tuple(part for line in screen.lines[:screen.head] for part in wrap(line))
+    lines = tuple(part for line in screen.lines[screen.head:] for part in wrap(line))
+    room = max(screen.room - len(head), 1)
     chunks = [lines[at:at + room] for at in range(0, len(lines), room)] or [()]
     if len(chunks) == 1:
-        return [replace(screen, lines=chunks[0])]
-    return [replace(screen, lines=chunk, footer=f"{n}/{len(chunks)}") for n, chunk in enumerate(chunks, 1)]
+        return [replace(screen, lines=head + chunks[0], head=len(head))]
+    return [replace(screen, lines=head + chunk, footer=f"{n}/{len(chunks)}", head=len(head))
+            for n, chunk in enumerate(chunks, 1)]
 
 
 def wrap(line: str, width: int = WIDTH) -> list[str]:

@@ -5,8 +5,12 @@ A game's flow has two halves. Its ``rules`` are pure: ``start`` and ``apply`` fo
 ``device.session.Session`` can journal them and replay them after a power cut. Its ``prompt`` looks at
 the confirmed state and the table (``TableView``) and says what it sees: a ``Prompt`` with the score,
 itemised lines, and the ``Option`` events a person may confirm. Nothing is confirmed by looking: a person
-presses OK. NEXT and BACK step through the options (a misread card can also be moved so that it is read
-again: the options follow the table). A seat panel's Confirm is OK; its Action means what the game says.
+presses OK. A long screen is paged, and every page begins with what OK would confirm. NEXT walks forward
+through everything there is to see and choose: the pages first, then, on the last page, each further
+option; after the last option it is back to page 1 and the first option. BACK walks the same way back.
+So OK on page 1 confirms the first option, and every page can be read before choosing. (A misread card
+can also be moved so that it is read again: the options follow the table.) A seat panel's Confirm is OK;
+its Action means what the game says.
 
 >>> from device.buttons import Press
 >>> class Count(Flow[int]):
@@ -19,9 +23,11 @@ again: the options follow the table). A seat panel's Confirm is OK; its Action m
 ...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", "add", {"n": n}), Option("add 1", "add", {"n": 1})))
 >>> flow = Count(["Ann", "Bob"], {})
 >>> flow.screen(0)
-Screen(title='Count', lines=('OK: add 0  (1/2)',), big='0', footer=None)
+Screen(title='Count', lines=('OK: add 0  (1/2)',), big='0', footer=None, head=1)
 >>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
 (None, ('add', {'n': 1}))
+>>> flow.press(0, Press("next", held=False)), flow.view(0).lines  # after the last option: the first
+(None, ('OK: add 0  (1/2)',))
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from device.buttons import Press
 from device.flows.table import TableView
 from device.panel import PanelEvent
-from device.screens import Screen
+from device.screens import Screen, paged, wrap
 
 State = TypeVar("State")
 
@@ -79,6 +85,24 @@ def check_settings(game: str, settings: Mapping[str, Any], known: Mapping[str, s
             raise ValueError(f"unknown {game} setting {name!r} (settings: {have})")
 
 
+def walk(page: int, choice: int, step: int, pages: int, options: int) -> tuple[int, int]:
+    """The page and option (both from 0) one step on (1 NEXT, -1 BACK) round the ring every screen's pages
+    and options make: pages 1 to N with the first option, then the last page with each further option,
+    then page 1 and the first option again.
+
+    >>> at, seen = (0, 0), []
+    >>> for _ in range(4):
+    ...     at = walk(*at, 1, pages=3, options=2)
+    ...     seen.append(at)
+    >>> seen, walk(0, 0, -1, pages=3, options=2)
+    ([(1, 0), (2, 0), (2, 1), (0, 0)], (2, 1))
+    """
+    last = pages - 1
+    page = min(page, last)
+    at = (page + (choice if page == last else 0) + step) % (last + max(options, 1))
+    return min(at, last), max(at - last, 0)
+
+
 class Flow(ABC, Generic[State]):
     """A game's flow: its rules (``start``, ``apply``), what it sees (``prompt``), and its buttons.
 
@@ -96,8 +120,9 @@ class Flow(ABC, Generic[State]):
         """Why the last confirmation was refused, shown until the next one."""
         self._cursor = 0
         self.page = 0
-        """Which page of a long screen to show: NEXT and BACK turn it when there is nothing to choose."""
+        """Which page of a long screen to show (``view``): NEXT and BACK turn it."""
         self._shown: tuple[str, ...] = ()
+        self._options: tuple[Option, ...] = ()
         self._marks: dict[int, int] = {}
 
     # The rules: a pure fold of confirmed events (the device.session.Rules protocol).
@@ -172,42 +197,53 @@ class Flow(ABC, Generic[State]):
     # Buttons.
 
     def _sync(self, prompt: Prompt) -> tuple[Option, ...]:
-        """The prompt's options; the selection goes back to the first whenever they change."""
+        """The prompt's options (kept as ``_options``); whenever they change, the screen goes back to page 1
+        and the first option."""
         shown = tuple(option.label for option in prompt.options)
         if shown != self._shown:
-            self._shown, self._cursor = shown, 0
+            self._shown, self.page, self._cursor = shown, 0, 0
+        self._options = prompt.options
         return prompt.options
 
+    def afresh(self) -> None:
+        """After a confirmation or an undo: no error, page 1 and the first option."""
+        self.error, self.page, self._cursor = None, 0, 0
+
     def press(self, state: State, pressed: Input) -> Proposal | None:
-        """The event a press asks to confirm, if any; NEXT and BACK move the selection, or with fewer than
-        two options turn the page (``page``)."""
+        """The event a press asks to confirm, if any; NEXT and BACK ``walk`` the pages and options."""
         if isinstance(pressed, PanelEvent):
             if pressed.button == "action":
                 return self.panel(state, pressed)
             pressed = Press("ok", held=pressed.kind == "hold")
-        self.note(state)
-        options = self._sync(self.prompt(state))
-        step = 1 if pressed.button == "next" else -1
         if pressed.held:
             return None
+        pages = len(paged(self.screen(state)))
         if pressed.button == "ok":
-            chosen = options[self._cursor] if options else None
+            chosen = self._options[self._cursor] if self._options else None
             return (chosen.kind, dict(chosen.data)) if chosen else None
-        if len(options) < 2:  # nothing to choose between: NEXT and BACK turn the screen's pages
-            self.page += step
-        else:
-            self._cursor = (self._cursor + step) % len(options)
+        self.page, self._cursor = walk(self.page, self._cursor, 1 if pressed.button == "next" else -1, pages,
+                                       len(self._options))
         return None
 
     def screen(self, state: State) -> Screen:
-        """The screen for now: the selected option first, the error if any, then the prompt's lines."""
+        """The whole screen for now: what OK would confirm (the selected option, or a new game once this one
+        is over) and the error if any head every page, then the prompt's lines."""
         self.note(state)
         prompt = self.prompt(state)
         options = self._sync(prompt)
-        lines = list(prompt.lines)
+        head = []
+        if self.result(state) is not None:
+            head.append("OK: new game")
+        elif options:  # as tall whichever is selected, so that choosing never moves a page's lines
+            oks = [f"OK: {option.label}" + f"  ({n}/{len(options)})" * (len(options) > 1)
+                   for n, option in enumerate(options, 1)]
+            tallest = max(len(wrap(ok)) for ok in oks)
+            head += [oks[self._cursor], *[""] * (tallest - len(wrap(oks[self._cursor])))]
         if self.error:
-            lines.insert(0, f"! {self.error}")
-        if options:
-            count = f"  ({self._cursor + 1}/{len(options)})" if len(options) > 1 else ""
-            lines.insert(0, f"OK: {options[self._cursor].label}{count}")
-        return Screen(prompt.title, tuple(lines), prompt.big)
+            head.append(f"! {self.error}")
+        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head))
+
+    def view(self, state: State) -> Screen:
+        """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""
+        pages = paged(self.screen(state))
+        return pages[min(self.page, len(pages) - 1)]

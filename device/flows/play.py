@@ -23,27 +23,31 @@ next game with the same players and settings.
 >>> play.press(Press("ok", held=True)); play.state
 0
 
-A long screen is paged; with nothing to choose between, NEXT turns the page:
+A long screen is paged, each page headed by what OK would confirm; NEXT turns the pages, then (on the
+last) moves to the next option:
 
 >>> class Long(Tally):
-...     def prompt(self, state): return Prompt("Long", lines=tuple(f"line {n}" for n in range(12)))
+...     def prompt(self, state):
+...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(9)),
+...                       options=(Option("add 1", "add", {"n": 1}), Option("add 2", "add", {"n": 2})))
 >>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
->>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[0]
-('1/2', None, '2/2', 'line 6')
+>>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[:2]
+('1/2', None, '2/2', ('OK: add 1  (1/2)', 'line 5'))
+>>> play.press(Press("next", held=False)); play.view().footer, play.view().lines[0]
+('2/2', 'OK: add 2  (2/2)')
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Generic
 
 from device.buttons import Press
 from device.flows.flow import Flow, Input, State
 from device.journal import Journal, JournalError
 from device.panel import PanelEvent
-from device.screens import Screen, paged
+from device.screens import Screen
 from device.session import Session
 from scoring.cards import Card
 from vision.tracker import CardEvent
@@ -81,7 +85,7 @@ class Play(Generic[State]):
         try:
             if undo:
                 flow.note(self.session.undo())
-                flow.error, flow.page = None, 0
+                flow.afresh()
                 return
             result = flow.result(self.state)
             if result is not None and _is_ok(pressed):
@@ -93,7 +97,7 @@ class Play(Generic[State]):
             proposal = flow.press(self.state, pressed)
             if proposal is not None:
                 flow.note(self.session.confirm(*proposal))
-                flow.error, flow.page = None, 0
+                flow.afresh()
         except ValueError as error:
             flow.error = flow.explain(error)
         except JournalError as error:  # nothing was confirmed: the same press can be made again
@@ -102,15 +106,11 @@ class Play(Generic[State]):
 
     def screen(self) -> Screen:
         """What the game shows now, all of it (``view`` is the page on the OLED)."""
-        screen = self.flow.screen(self.state)
-        if self.flow.result(self.state) is not None:
-            screen = replace(screen, lines=("OK: new game", *screen.lines))
-        return screen
+        return self.flow.screen(self.state)
 
     def view(self) -> Screen:
         """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""
-        pages = paged(self.screen())
-        return pages[self.flow.page % len(pages)]
+        return self.flow.view(self.state)
 
 
 def _is_ok(pressed: Input) -> bool:

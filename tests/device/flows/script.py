@@ -70,7 +70,7 @@ class Table:
 
     def choose(self, label: str) -> None:
         """Step to the option whose label starts with ``label`` and confirm it."""
-        for _ in range(60):
+        for _ in range(200):
             if self.lines()[0].startswith(f"OK: {label}"):
                 return self.ok()
             self.press("next")

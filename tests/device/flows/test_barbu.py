@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from device.screens import paged
 from scoring.barbu import (
     Contract,
     Dominoes,
@@ -143,8 +144,9 @@ def test_the_seat_panel_doubles_and_redoubles(tmp_path: Path) -> None:
     table.panel(1)  # N redoubles E, the first who doubled them
     assert table.play.state.doubles == (Double(1, 0, True), Double(3, 0))
     assert table.lines()[0] == "OK: S doubles N  (1/8)"
-    table.press("next")
-    assert table.lines()[0] == "OK: N redoubles W  (2/8)"
+    pages = len(paged(table.play.screen()))
+    table.press("next", pages)  # NEXT turns the doubling round's pages, then (on the last) moves the option
+    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: N redoubles W  (2/8)"
     table.undo()
     assert table.play.state.doubles == (Double(1, 0), Double(3, 0))
 

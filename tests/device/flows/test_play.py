@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from device.journal import JournalError
+from device.screens import paged
 from tests.device.flows.script import Table
 
 
@@ -36,3 +37,54 @@ def test_panel_confirm_held_undoes_and_settled_boards_are_set_aside(tmp_path: Pa
     assert table.play.state.totals == (0, 0)
     table.ok()
     assert table.lines()[0].startswith("setting: Ann 0/0/0")  # the settled boards are set aside
+
+
+def illegal_knock(path: Path) -> Table:
+    """Ann knocks with deadwood 5 over a knock limit of 4: Bob accepts or refuses, having read it all."""
+    table = Table(path, "gin", ["Ann", "Bob"], {"knock_limit": 4})
+    table.panel(1)
+    table.put("seat1", "5H 6H 7H 8H 9H KS KH KD 2C 3D")
+    table.put("seat2", "TH JH 4H 2S 2D 2H 9C 9D 9S QC")
+    return table
+
+
+def test_next_turns_every_page_then_the_options_and_ok_confirms_the_one_shown(tmp_path: Path) -> None:
+    table = illegal_knock(tmp_path / "j.db")
+    screen = table.play.screen()
+    pages = paged(screen)
+    assert len(pages) >= 4 and screen.lines[0] == "OK: Bob accepts  (1/2)"
+    shown = []
+    for number in range(1, len(pages) + 1):
+        page = table.play.view()
+        assert page.footer == f"{number}/{len(pages)}" and page.lines[:page.head] == pages[0].lines[:page.head]
+        shown += page.lines[page.head:]
+        table.press("next")
+    assert shown == [line for page in pages for line in page.lines[page.head:]]  # every line of the settlement
+    assert "Bob deadwood 34:" in shown
+    page = table.play.view()  # NEXT on the last page moved the option; the page stayed
+    assert page.footer == f"{len(pages)}/{len(pages)}" and table.lines()[0] == "OK: Bob refuses  (2/2)"
+    table.press("next")  # after the last option: page 1 and the first option
+    assert table.play.view().footer == f"1/{len(pages)}" and table.lines()[0] == "OK: Bob accepts  (1/2)"
+    table.press("back")  # BACK walks the same ring backwards
+    assert table.play.view().footer == f"{len(pages)}/{len(pages)}" and table.lines()[0] == "OK: Bob refuses  (2/2)"
+    table.press("back")
+    assert table.play.view().footer == f"{len(pages)}/{len(pages)}" and table.lines()[0] == "OK: Bob accepts  (1/2)"
+    table.press("back")
+    assert table.play.view().footer == f"{len(pages) - 1}/{len(pages)}"
+    table.ok()  # OK on any page confirms the option its head shows
+    assert table.play.state.score.points == (5, 0) and table.play.view().footer.startswith("1/")  # page 1 again
+
+
+def test_ok_on_the_first_page_confirms_the_first_option_and_a_refusal_heads_every_page(tmp_path: Path) -> None:
+    table = illegal_knock(tmp_path / "j.db")
+    table.press("back")
+    table.ok()  # Bob refuses from the last page
+    assert table.play.state.knocker is None and table.play.state.hands == ()
+    table.undo()
+    table.ok()  # page 1, the first option: Bob accepts
+    assert table.play.state.score.points == (5, 0)
+    table.undo()
+    table.press("next", 2)
+    table.play.flow.error = "it is Bob's turn"  # as a refused confirmation leaves it
+    page = table.play.view()
+    assert page.lines[:page.head] == ("OK: Bob accepts ", "(1/2)", "! it is Bob's turn")

@@ -274,11 +274,16 @@ class Settlement:
 
 def settle(boards: Sequence[Board], rules: Rules = Rules(), in_fantasyland: Sequence[bool] = ()) -> Settlement:
     """Settle 2 to 4 boards with each other. ``in_fantasyland``: who played this hand in Fantasyland.
+    A card on two boards is named by seat, counted from 0 as every engine counts seats.
 
     >>> settle([Board.parse("2S 3H 4D / 5C 6C 7C 8C TC / 9S 9H 9D JS JH")] * 1)
     Traceback (most recent call last):
     ...
     ValueError: a hand is settled among 2 to 4 players, not 1
+    >>> settle([Board.parse("2S 3H 4D / 5C 6C 7C 8C TC / 9S 9H 9D JS JH")] * 2)
+    Traceback (most recent call last):
+    ...
+    scoring.requests.RequestError: card 2S is used twice (in 'seat 0 front' and 'seat 1 front')
     """
     if not 2 <= len(boards) <= 4:
         raise ValueError(f"a hand is settled among 2 to 4 players, not {len(boards)}")
@@ -286,7 +291,7 @@ def settle(boards: Sequence[Board], rules: Rules = Rules(), in_fantasyland: Sequ
     if len(flags) != len(boards):
         raise ValueError(f"in_fantasyland has {len(flags)} entries for {len(boards)} players")
     if len({index for board in boards for index in board.indices}) != 13 * len(boards):
-        check_distinct({f"player {i + 1} {name}": row for i, board in enumerate(boards) for name, row in
+        check_distinct({f"seat {i} {name}": row for i, board in enumerate(boards) for name, row in
                         zip(ROWS, board.rows, strict=True)})
     hands = tuple(assess(board) for board in boards)
     count = len(hands)

@@ -26,7 +26,7 @@ from device.flows.flow import Flow, Option, Prompt, check_settings
 from device.flows.table import seat_zone
 from scoring.ofc import ROWS, SIZES, Board, Rules, Settlement, settle
 from scoring.poker import describe
-from scoring.requests import cards_of, check_fields
+from scoring.requests import cards_of, check_distinct, check_fields
 
 __all__ = ["OfcFlow", "State"]
 
@@ -68,10 +68,12 @@ class OfcFlow(Flow[State]):
         boards = data["boards"]
         if not isinstance(boards, list) or len(boards) != len(state.totals):
             raise ValueError(f"'boards' is a list of {len(state.totals)} boards, one a seat")
-        read = []
+        rows = {}
         for seat, board in enumerate(boards):
             check_fields(board, ROWS)
-            read.append(Board(*(tuple(cards_of(board[row], f"seat {seat} {row}", SIZES[row])) for row in ROWS)))
+            rows |= {f"seat {seat} {row}": cards_of(board[row], f"seat {seat} {row}", SIZES[row]) for row in ROWS}
+        check_distinct(rows)  # before any board: a card twice is named by its seats and rows
+        read = [Board(*(tuple(rows[f"seat {seat} {row}"]) for row in ROWS)) for seat in range(len(boards))]
         settled = settle(read, state.rules, tuple(cards > 0 for cards in state.fantasyland))
         totals = tuple(total + net for total, net in zip(state.totals, settled.net, strict=True))
         return replace(state, totals=totals, fantasyland=settled.fantasyland_cards, hands=state.hands + 1,

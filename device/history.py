@@ -27,6 +27,7 @@ The journal is opened read-only (``ReadOnlyJournal``): history never creates, ch
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -51,7 +52,20 @@ TITLES = {"barbu": "Barbu", "cribbage": "Cribbage", "gin": "Gin Rummy", "ofc": "
 
 
 class HistoryError(ValueError):
-    """A game that cannot be replayed from the journal; the message names the game and the event."""
+    """A game that cannot be replayed from the journal: the message names the game, ``reason`` says why
+    (naming the event)."""
+
+    def __init__(self, record: GameRecord, reason: str) -> None:
+        super().__init__(f"game {record.id} ({record.game}): {reason}")
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """A game of the journal that cannot be replayed (its events no longer fold), and why."""
+
+    record: GameRecord
+    reason: str
 
 
 class ReadOnlyJournal(Journal):
@@ -166,11 +180,28 @@ class History:
 
 
 def histories(journal: Journal, ids: Sequence[int] = ()) -> list[History]:
-    """The games with these ids (all of them, oldest first, with none), each replayed."""
+    """The games with these ids (all of them, oldest first, with none), each replayed; HistoryError for
+    the first that cannot be."""
     records = [journal.game(game_id) for game_id in ids] if ids else journal.games()
-    unfinished = [record.id for record in journal.games() if record.finished is None]
-    current = max(unfinished, default=None)
+    current = _current(journal)
     return [replay(journal, record, current) for record in records]
+
+
+def listing(journal: Journal) -> list[History | Damaged]:
+    """Every game, oldest first, replayed; one that cannot be is ``Damaged``, and the others still listed."""
+    current = _current(journal)
+    found: list[History | Damaged] = []
+    for record in journal.games():
+        try:
+            found.append(replay(journal, record, current))
+        except HistoryError as error:
+            found.append(Damaged(record, error.reason))
+    return found
+
+
+def _current(journal: Journal) -> int | None:
+    """The game in progress: the newest unfinished one."""
+    return max((record.id for record in journal.games() if record.finished is None), default=None)
 
 
 def replay(journal: Journal, record: GameRecord, current: int | None) -> History:
@@ -180,17 +211,19 @@ def replay(journal: Journal, record: GameRecord, current: int | None) -> History
         ledger = LEDGERS[record.game]
         state = flow.start(list(record.players), dict(record.settings))
     except (ValueError, KeyError) as error:
-        raise HistoryError(f"game {record.id} ({record.game}) cannot be replayed: {error}") from None
+        raise HistoryError(record, f"cannot be replayed: {error}") from None
     events = journal.events(record.id)
     standing = effective(events)
     steps = []
     for event in standing:
         try:
+            if not isinstance(event.data, dict):
+                raise ValueError(f"its data is {json.dumps(event.data)}, not an object")
             after = flow.apply(state, event.kind, dict(event.data))
             hand, scores = ledger.hand(state), tuple(ledger.scores(flow, state, after))
-        except ValueError as error:
-            raise HistoryError(f"game {record.id} ({record.game}): event {event.seq} ({event.kind}) cannot "
-                               f"be replayed: {flow.explain(error)}") from None
+        except (ValueError, KeyError, TypeError) as error:  # whatever the journal holds, one game's reason
+            raise HistoryError(record, f"event {event.seq} ({event.kind}) cannot be replayed: "
+                                       f"{flow.explain(error)}") from None
         steps.append(Step(event.seq, event.at, hand, event.kind, event.data, scores, ledger.totals(after)))
         state = after
     result = flow.result(state)

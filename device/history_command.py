@@ -3,8 +3,9 @@ sheet (README, "tablescore history").
 
 The journal is the configured one (``--config``, ``$TABLESCORE_CONFIG`` or the system configuration, as
 for ``tablescore run``), or ``--journal PATH``. It is only read: a missing journal is reported, never
-created. Any trouble (no journal, a damaged one, no games, an unknown game) is one line on stderr and
-exit status 2.
+created. Any trouble (no journal, a damaged one, no games, an unknown game, a game that cannot be
+replayed) is one line on stderr and exit status 2; but the list shows every game it can, and marks one
+that cannot be replayed ``damaged`` with the reason.
 """
 
 from __future__ import annotations
@@ -14,11 +15,22 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from device.history import CSV_FIELDS, History, HistoryError, ReadOnlyJournal, as_json, csv_rows, histories
+from device.history import (
+    CSV_FIELDS,
+    Damaged,
+    History,
+    HistoryError,
+    ReadOnlyJournal,
+    as_json,
+    csv_rows,
+    histories,
+    listing,
+)
 from device.journal import JournalError
 
 FORMAT_VERSION = 1
@@ -34,13 +46,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     summary = "list, export and draw the games in the journal"
     parser = commands.add_parser("history", help=summary, description=f"{summary.capitalize()} (read-only).")
     _where(parser, None)
-    parser.set_defaults(handler=_handler(list_games))
+    parser.set_defaults(handler=_handler(list_games, every=True))
     subcommands = parser.add_subparsers(title="subcommands", metavar="SUBCOMMAND")
     listing = subcommands.add_parser("list", help="one line a game: who, when, how it stands (the default)",
                                      description="List every game: id, game, players, started and ended, "
                                                  "state, scores and winner.")
     _where(listing, argparse.SUPPRESS)
-    listing.set_defaults(handler=_handler(list_games))
+    listing.set_defaults(handler=_handler(list_games, every=True))
     export = subcommands.add_parser("export", help="the full record of one game or all, as JSON or CSV",
                                     description="Every confirmed scoring event, hand by hand, with running totals.")
     export.add_argument("ids", metavar="GAME_ID", type=int, nargs="*", help="the games (default: all)")
@@ -79,8 +91,10 @@ def journal_path(args: argparse.Namespace) -> Path:
         raise Refusal(str(error)) from None
 
 
-def _handler(action: Callable[[argparse.Namespace, list[History]], str | None]) -> Callable[[argparse.Namespace], int]:
-    """Run ``action`` on the games the arguments name; print its answer, or the one reason it cannot."""
+def _handler(action: Callable[[argparse.Namespace, list[Any]], str | None], every: bool = False
+             ) -> Callable[[argparse.Namespace], int]:
+    """Run ``action`` on the games the arguments name (``every``: all of them, a damaged one included);
+    print its answer, or the one reason it cannot."""
 
     def handler(args: argparse.Namespace) -> int:
         try:
@@ -89,8 +103,8 @@ def _handler(action: Callable[[argparse.Namespace, list[History]], str | None]) 
                 if not journal.games():
                     raise Refusal(f"the journal {path} holds no games yet")
                 ids = getattr(args, "ids", None) or ([args.id] if hasattr(args, "id") else [])
-                found = histories(journal, ids)
-            answer = action(args, found)
+                found: Sequence[History | Damaged] = listing(journal) if every else histories(journal, ids)
+            answer = action(args, list(found))
         except (Refusal, JournalError, HistoryError, OSError) as error:
             print(f"tablescore history: {error}", file=sys.stderr)
             return 2
@@ -101,15 +115,20 @@ def _handler(action: Callable[[argparse.Namespace, list[History]], str | None]) 
     return handler
 
 
-def list_games(args: argparse.Namespace, games: list[History]) -> str:
-    """One line a game, under a header."""
+def list_games(args: argparse.Namespace, games: list[History | Damaged]) -> str:
+    """One line a game, under a header; a game that cannot be replayed is ``damaged``, with the reason."""
     rows = [("id", "game", "players", "started", "ended", "state", "scores", "winner")]
-    for history in games:
-        rows.append((str(history.record.id), history.record.game, " v ".join(history.sides),
-                     _minute(history.record.started), _minute(history.ended), history.state,
-                     " ".join(map(str, history.totals)), history.winner or ""))
-    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
-    return "".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n"
+    for game in games:
+        record = game.record
+        if isinstance(game, Damaged):  # the reason stands where the scores would
+            rows.append((str(record.id), record.game, " v ".join(record.players), _minute(record.started), "",
+                         "damaged", game.reason))
+        else:
+            rows.append((str(record.id), record.game, " v ".join(game.sides), _minute(record.started),
+                         _minute(game.ended), game.state, " ".join(map(str, game.totals)), game.winner or ""))
+    state = rows[0].index("state")  # a reason is as wide as it is: it sets no column's width
+    widths = [max(len(row[n]) for row in rows if n <= state or len(row) == len(rows[0])) for n in range(len(rows[0]))]
+    return "".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip() + "\n"
                    for row in rows)
 
 

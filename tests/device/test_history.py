@@ -339,3 +339,32 @@ def test_an_event_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
     with Journal(path) as journal:
         journal.append(1, "hand", {"knocker": ["5H"], "defender": []})
     assert refused("export", "--journal", str(path)).startswith("game 1 (gin): event 2 (hand) cannot be replayed: ")
+
+
+def test_the_list_marks_a_game_that_cannot_be_replayed_and_shows_the_others(tmp_path: Path) -> None:
+    path = tmp_path / "journal.db"
+    clock = itertools.count(START, 60).__next__
+    table(path, "gin", ["Ann", "Bob"], clock=clock).choose("Ann knocks")
+    with Journal(path, clock=clock) as journal:
+        journal.append(1, "knock", {"seat": 1})  # the journal says Bob knocked too: no longer replays
+        unknown = journal.start_game("gin", ["Ann", "Bob"], {"limit": 150})  # a setting since refused
+        odd = journal.start_game("cribbage", ["Ann", "Bob"], {})
+        journal.append(odd, "deal", [1])  # data that is no object
+    table(path, "ofc", ["Cy", "Di"], clock=clock)
+    status, out, err = cli("history", "--journal", str(path))
+    assert status == 0 and err == ""
+    header, *lines = out.splitlines()
+    assert len(lines) == 4
+    assert lines[0].split()[:2] == ["1", "gin"] and lines[0].split("damaged")[1].strip() == (
+        "event 2 (knock) cannot be replayed: Ann has knocked: lay out both hands")
+    assert lines[1].split()[:2] == [str(unknown), "gin"] and lines[1].split("damaged")[1].strip().startswith(
+        "cannot be replayed: the game limit is one of")
+    assert lines[2].split("damaged")[1].strip() == "event 1 (deal) cannot be replayed: its data is [1], not an object"
+    assert lines[3].split()[:2] == ["4", "ofc"] and "in progress  0 0" in lines[3]
+    assert lines[0].index("damaged") == lines[3].index("in progress") == header.index("state")
+    assert cli("history", "list", "--journal", str(path))[1] == out
+    expected = "game 1 (gin): event 2 (knock) cannot be replayed: Ann has knocked: lay out both hands"
+    assert refused("export", "1", "--journal", str(path)) == expected
+    assert refused("sheet", "1", "--journal", str(path)) == expected
+    assert refused("export", "--journal", str(path)) == expected
+    assert json.loads(cli("history", "export", "4", "--journal", str(path))[1])["games"][0]["game"] == "ofc"

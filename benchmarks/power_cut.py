@@ -1,7 +1,7 @@
 """Power cuts at length: the device killed with SIGKILL at random moments of a scripted game, restarted each
 time, its journal checked after every kill (docs/RELIABILITY.md).
 
-    .venv/bin/python benchmarks/power_cut.py [--cuts 2000] [--seed 1] [--longest 0.2] [--folder DIR]
+    .venv/bin/python benchmarks/power_cut.py [--cuts 2000] [--seed 1] [--longest 0.2] [--head-start N] [--folder DIR]
 
 The harness is the CI test's (tests/reliability/power_cut.py, test_power_cut.py runs 200 cuts): a
 recorded Cribbage game played through the device's loop on a journal on disk, each restart forked from
@@ -32,6 +32,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the moments of the kills (default 1)")
     parser.add_argument("--longest", type=float, default=0.2,
                         help="the longest run before a kill, in seconds (default 0.2)")
+    parser.add_argument("--head-start", type=int, default=0,
+                        help="play the game to this event before the first cut (the CI test starts 40 from the end)")
     parser.add_argument("--folder", type=Path, default=None,
                         help="where the journal goes (default: a new temporary folder; it should be on a disk)")
     args = parser.parse_args()
@@ -45,7 +47,8 @@ def main() -> int:
           f"load average {load:.1f} at the start", flush=True)
     started = time.perf_counter()
     (folder / "cuts").mkdir(exist_ok=True)
-    tally = power_cuts(script, game, folder / "cuts", args.cuts, seed=args.seed, longest=args.longest)
+    tally = power_cuts(script, game, folder / "cuts", args.cuts, seed=args.seed, longest=args.longest,
+                       head_start=args.head_start)
     rows = [
         ("cuts", tally.cuts), ("losses", tally.losses), ("corruptions", tally.corruptions),
         ("mismatches", tally.mismatches), ("crashes", tally.crashes),

@@ -39,7 +39,7 @@ from device.lifecycle import Lifecycle
 from device.notify import Notifier
 from device.run_command import _loop
 from device.screens import Screen
-from tests.reliability.table_script import Reference, Script, ScriptedCamera, device, digest
+from tests.reliability.table_script import FRAME, Keeper, Reference, Script, ScriptedCamera, device, digest
 
 
 class Reporter:
@@ -193,13 +193,20 @@ def check(tally: Tally, reference: Reference, path: Path, lines: list[str], star
 
 
 def power_cuts(script: Script, reference: Reference, folder: Path, cuts: int, seed: int = 1,
-               longest: float = 0.2) -> Tally:
+               longest: float = 0.2, head_start: int = 0) -> Tally:
     """Run the device on a fresh journal in ``folder`` and kill it ``cuts`` times, each after a random time
-    of up to ``longest`` seconds; check the journal after every kill."""
+    of up to ``longest`` seconds; check the journal after every kill. With ``head_start``, the game is
+    first played to that move without a cut (so that a short run also crosses the game's end)."""
     rng = random.Random(seed)
     path, report = folder / "journal.db", folder / "shown.txt"
     tally = Tally()
-    counts: dict[int, int] = {}
+    if head_start:
+        run = device(script, path, Keeper())
+        while run.players.move < head_start:
+            run.players.frame()
+            run.loop.step(FRAME)
+        run.journal.close()
+    counts = check(tally, reference, path, [], {})
     read = 0
     begun = time.perf_counter()
     for _ in range(cuts):

@@ -151,13 +151,26 @@ def _check(faces: Sequence[Card], numbers: Sequence[int], guide: ScoreGuide) -> 
         if number < 0 or not showing[number]:
             raise RollError(f"face {face} (position {position}) is not on any die: the dice show "
                             f"{', '.join(rank.label for rank in PINOCHLE_RANKS[:-1])} and {PINOCHLE_RANKS[-1].label}")
+    problem = unmatched_problem(numbers, guide)
+    if problem:
+        raise RollError(problem)
+
+
+def unmatched_problem(numbers: Sequence[int], guide: ScoreGuide) -> str | None:
+    """Why no set of the guide's dice can show the faces numbered ``numbers`` (see FACES; all the dice's
+    or only some) at once, in words; None when some set can.
+
+    >>> unmatched_problem([FACE_NUMBER[Card.parse("9C")]], default_guide()) is None
+    True
+    """
     stuck = unmatched_faces(tuple(sorted(numbers)), guide)
-    if stuck:
-        stuck_faces, dice = stuck
-        hint = " (the score guide's dice layout is provisional: if your dice differ, correct it there)"
-        raise RollError(f"no set of dice can show this roll: {', '.join(str(FACES[f]) for f in stuck_faces)} need "
-                        f"{len(stuck_faces)} dice but only dice {', '.join(map(str, dice))} show them"
-                        + (hint if guide.dice_provisional else ""))
+    if not stuck:
+        return None
+    stuck_faces, dice = stuck
+    hint = " (the score guide's dice layout is provisional: if your dice differ, correct it there)"
+    return (f"no set of dice can show this roll: {', '.join(str(FACES[f]) for f in stuck_faces)} need "
+            f"{len(stuck_faces)} dice but only dice {', '.join(map(str, dice))} show them"
+            + (hint if guide.dice_provisional else ""))
 
 
 @lru_cache(maxsize=8)

@@ -16,9 +16,11 @@ The dice wear the stickers of ``vision.dice_faces``. Each top face is found and 
    correlates poorly with any sticker, or is seen so slanted that it must be on a die's side, is not a
    top face at all; of two windows found on one die, the better is kept.
 
-A die still rolling is blurred past reading. A cocked die whose top face is legible is read like any
-other (telling it apart needs more than the top face shows); one tilted so far that its top is seen
-edge-on is dropped. The reading is checked against the score guide's dice: more dice than the game has,
+A die still rolling is blurred past reading. A cocked die (resting tilted on another) is reported unknown
+when its top face is seen foreshortened against the frame's other top faces (``cocked``): a camera over
+the tray sees every flat top face square. One cocked towards the camera, by about twice the angle the
+camera sees it at, still looks square (its side faces would tell it: not yet looked at) and is read; one
+tilted so far that its top is seen edge-on is dropped. The reading is checked against the score guide's dice: more dice than the game has,
 a face that is on no die, or faces no assignment of dice could show are problems, listed in the reading,
 and such a reading must not be scored.
 
@@ -43,7 +45,7 @@ import numpy as np
 
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
-from scoring.pinzique_roll import FACE_NUMBER, FACES, default_guide, unmatched_faces
+from scoring.pinzique_roll import FACE_NUMBER, FACES, default_guide, unmatched_problem
 from vision.dice_faces import WINDOW, face_image
 from vision.observations import DieSighting
 
@@ -76,6 +78,12 @@ EDGE_ON = 0.8
 """A sticker foreshortened to less than this (shortest over longest side) is on a die's side, not its
 top: a camera over the tray, seeing 35 degrees off its axis at most, sees no flat die's top that slanted
 (0.82), while a side face, or one a cocked die turns up, slants more."""
+COCKED = 0.85
+"""A top face foreshortened to less than this (shortest over longest side, against the frame's other top
+faces) is on a cocked die (tilted more than about 20 degrees): it is reported unknown, so the roll is not
+scored until the die is set straight or re-rolled. A flat die's top face, seen square, stays above 0.87
+however the quads' corners are found; a die cocked towards the camera can still look square (see the
+module's description)."""
 SIZE_SPREAD = 0.25
 """With three or more dice read, a sticker more than this share smaller or larger than their median is
 not a die's top face (a glint, a bit of a side face)."""
@@ -120,8 +128,10 @@ def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None, within: np.nda
         return DiceReading((), ())
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    dice = [DieSighting(seen.face, (left + seen.centre[0] / shrink, top + seen.centre[1] / shrink), seen.confidence)
-            for seen in _apart([seen for seen in read_stickers(image) if seen.is_die])]
+    stickers = _apart([seen for seen in read_stickers(image) if seen.is_die])
+    dice = [DieSighting(None if tilted else seen.face, (left + seen.centre[0] / shrink, top + seen.centre[1] / shrink),
+                        0.0 if tilted else seen.confidence)
+            for seen, tilted in zip(stickers, cocked(stickers), strict=True)]
     if within is not None:
         outline = within.astype(np.float32).reshape(-1, 1, 2)
         dice = [die for die in dice if cv2.pointPolygonTest(outline, die.center, False) >= 0]
@@ -142,6 +152,23 @@ def _apart(stickers: list[Sticker]) -> list[Sticker]:
         typical = float(np.median(read))
         kept = [seen for seen in kept if abs(seen.side / typical - 1) <= SIZE_SPREAD]
     return kept
+
+
+def cocked(stickers: Sequence[Sticker]) -> list[bool]:
+    """Which of a frame's top faces are seen foreshortened (see ``COCKED``) against the others: the
+    median shape of all of them (a camera over the tray sees a flat top face square), or a square when
+    there are fewer than three."""
+    shapes = [_unit(seen.jacobian @ seen.jacobian.T) for seen in stickers]
+    usual = np.median(shapes, axis=0) if len(shapes) >= 3 else np.eye(2)
+    values, vectors = np.linalg.eigh(usual)
+    undo = vectors @ np.diag(np.maximum(values, 1e-6) ** -0.5) @ vectors.T
+    return [flatness(undo @ shape @ undo) < COCKED for shape in shapes]
+
+
+def _unit(metric: np.ndarray) -> np.ndarray:
+    """A metric scaled to determinant 1: its shape without its size."""
+    out: np.ndarray = metric / np.sqrt(max(abs(float(np.linalg.det(metric))), 1e-12))
+    return out
 
 
 def flatness(metric: np.ndarray) -> float:
@@ -170,8 +197,10 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
     >>> guide = default_guide()
     >>> check_faces([Card.parse(c) for c in "QH QH 9C".split()], guide)
     []
-    >>> check_faces([Card.parse(c) for c in "QH QH QH".split()] + [None] * 6, guide)
-    ['9 dice seen: the game has 8', 'no set of dice can show these faces: QH, QH, QH need 3 dice but only dice 1, 2 show them']
+    >>> for problem in check_faces([Card.parse(c) for c in "QH QH QH".split()] + [None] * 6, guide):
+    ...     print(problem)
+    9 dice seen: the game has 8
+    no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them (the score guide's dice layout is provisional: if your dice differ, correct it there)
     """
     problems = []
     if len(faces) > len(guide.dice):
@@ -181,12 +210,8 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
     if strangers:
         problems.append(f"face{'s' * (len(strangers) > 1)} {', '.join(strangers)} on no die of the score guide")
         return problems
-    stuck = unmatched_faces(tuple(sorted(FACE_NUMBER[face] for face in read)), guide)
-    if stuck:
-        faces_stuck, dice = stuck
-        problems.append(f"no set of dice can show these faces: {', '.join(FACES[f].code for f in faces_stuck)} "
-                        f"need {len(faces_stuck)} dice but only dice {', '.join(map(str, dice))} show them")
-    return problems
+    stuck = unmatched_problem([FACE_NUMBER[face] for face in read], guide)
+    return problems + [stuck] if stuck else problems
 
 
 # ----------------------------------------------------------------------------------------------- finding
@@ -213,7 +238,9 @@ def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> lis
     links = hierarchy[0]  # next, previous, first child, parent
     lengths = np.fromiter(map(len, contours), int, len(contours))
     quads = []
-    outlines = np.nonzero((links[:, 3] < 0) & (lengths >= 2 * MIN_WINDOW))[0]  # not holes, long enough
+    # not holes; long enough for a window, and not so long (a window's outline is at most about its
+    # bounding box's perimeter, with a glint's or a shadow's ragged edge)
+    outlines = np.nonzero((links[:, 3] < 0) & (lengths >= 2 * MIN_WINDOW) & (lengths <= 6 * MAX_WINDOW))[0]
     for k in map(int, outlines):
         contour = contours[k]
         x, y, w, h = cv2.boundingRect(contour)
@@ -354,7 +381,8 @@ def _hue(patch: np.ndarray) -> np.ndarray:
     cells = patch.reshape(-1, 3)
     grey = cells.mean(axis=1, keepdims=True)
     dark = np.clip(1 - grey, 0, None)
-    return (((cells - grey) * (dark > 0)).sum(axis=0) / max(float(dark.sum()), 1e-6)).astype(np.float32)
+    out: np.ndarray = (((cells - grey) * (dark > 0)).sum(axis=0) / max(float(dark.sum()), 1e-6)).astype(np.float32)
+    return out
 
 
 def _suit(hue: np.ndarray) -> int | None:
@@ -378,7 +406,8 @@ def _suit(hue: np.ndarray) -> int | None:
 
 def _normalise(v: np.ndarray) -> np.ndarray:
     v = v - v.mean(axis=-1, keepdims=True)
-    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+    out: np.ndarray = v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+    return out
 
 
 _WINDOW_CELLS = tuple(slice(round(a * PATCH), round(b * PATCH)) for a, b in ((WINDOW[1], WINDOW[3]), (WINDOW[0], WINDOW[2])))
@@ -390,12 +419,14 @@ def _balance(patches: np.ndarray) -> np.ndarray:
     window = patches[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1], :].reshape(*patches.shape[:-3], -1, 3)
     tenth = int(0.9 * (window.shape[-2] - 1))
     white = np.partition(window, tenth, axis=-2)[..., tenth, :]
-    return patches / np.maximum(white, 8)[..., None, None, :]
+    out: np.ndarray = patches / np.maximum(white, 8)[..., None, None, :]
+    return out
 
 
 def _ink(balanced: np.ndarray) -> np.ndarray:
     """The darkest channel of balanced patches: how dark the ink is, whatever its colour."""
-    return np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+    out: np.ndarray = np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,13 +468,29 @@ class Sticker:
 
 def read_stickers(image: np.ndarray) -> list[Sticker]:
     """Each sticker-like window found in a BGR image, read: first in the mask of the first brightness
-    level, then in the next masks only where no sticker was read yet."""
+    level, then in the next masks only where no sticker was read yet (nor the same window found)."""
     stickers: list[Sticker] = []
+    tried = np.empty((0, 4, 2), np.float32)  # windows read already: a later mask finding one again is skipped
     for bright in bright_masks(image):
         quads = windows(bright, [seen.centre for seen in stickers if seen.face is not None])
+        quads = [quad for quad in quads if not _among(quad, tried)]
         if quads:
             stickers += _read(image, quads)
+            tried = np.concatenate([tried, quads])
     return stickers
+
+
+def _among(quad: np.ndarray, tried: np.ndarray) -> bool:
+    """Whether a window's corners are within a pixel of those of a window in ``tried`` (n, 4, 2), in any turn.
+
+    >>> square = np.array([(0, 0), (9, 0), (9, 9), (0, 9)], np.float32)
+    >>> _among(square + 0.5, np.roll(square, 1, axis=0)[None]), _among(square + 2, square[None])
+    (True, False)
+    """
+    if not len(tried):
+        return False
+    gaps = np.linalg.norm(tried[:, None, :, :] - quad[None, :, None, :], axis=3)  # (n, 4 of quad, 4 of tried)
+    return bool((gaps.min(axis=2).max(axis=1) < 1.0).any())
 
 
 def _read(image: np.ndarray, quads: list[np.ndarray]) -> list[Sticker]:

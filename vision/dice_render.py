@@ -55,7 +55,8 @@ class Camera:
         """Image pixels (n, 2) of world points (n, 3) in mm (z up from the table)."""
         rel = points - np.array([*self.position, self.height])
         cam = rel @ self.rotation.T
-        return self.focal * cam[:, :2] / cam[:, 2:3] + np.array(self.centre)
+        out: np.ndarray = self.focal * cam[:, :2] / cam[:, 2:3] + np.array(self.centre)
+        return out
 
     def table_point(self, pixel: tuple[float, float]) -> tuple[float, float]:
         """The table point (mm) seen at an image pixel."""
@@ -211,12 +212,14 @@ def _corners(pose: DiePose, side: float) -> np.ndarray:
     tilt = _rotation(ax, pose.tilt)
     placed = cube @ (tilt @ yaw).T
     lift = DIE_MM / 2 * (abs(math.cos(pose.tilt)) + abs(math.sin(pose.tilt)))  # resting on an edge
-    return placed + np.array([pose.x, pose.y, lift])
+    out: np.ndarray = placed + np.array([pose.x, pose.y, lift])
+    return out
 
 
 def _rotation(axis: np.ndarray, angle: float) -> np.ndarray:
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
+    out: np.ndarray = np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
+    return out
 
 
 # faces of the cube as corner indices, counter-clockwise seen from outside, and the sticker drawn on each
@@ -329,7 +332,8 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np
     """Smooth noise in about [-1, 1] with features ``scale`` pixels across."""
     h, w = shape
     small = rng.standard_normal((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
-    return np.clip(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) / 2.5, -1, 1)
+    out: np.ndarray = np.clip(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) / 2.5, -1, 1)
+    return out
 
 
 def _table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
@@ -338,7 +342,8 @@ def _table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     base = np.array([rng.uniform(60, 150), rng.uniform(100, 180), rng.uniform(150, 230)])
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     grain = np.sin((yy + 40 * _noise(rng, shape, 200)) / rng.uniform(5, 20)) * rng.uniform(0.05, 0.25)
-    return np.clip(base * (1 - grain[..., None]) * rng.uniform(0.5, 1.0), 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(base * (1 - grain[..., None]) * rng.uniform(0.5, 1.0), 0, 255).astype(np.uint8)
+    return out
 
 
 def _surface(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:

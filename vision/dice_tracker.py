@@ -46,6 +46,7 @@ from scoring.pinzique_guide import ScoreGuide
 from scoring.pinzique_roll import default_guide
 from vision.dice import DiceReading, check_faces, read_dice
 from vision.observations import DieSighting
+from vision.settings import check as check_settings
 from vision.zones import Calibration, ZoneError
 
 __all__ = ["DiceSettings", "DiceTracker", "Roll", "SettledDice"]
@@ -71,13 +72,7 @@ class DiceSettings:
     """The dice in the game."""
 
     def __post_init__(self) -> None:
-        for name in ("steady", "count"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"dice tracker setting {name!r} must be a whole number of at least 1, not {value!r}")
-        for name in ("still", "near"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"dice tracker setting {name!r} must be a positive distance, not {getattr(self, name)!r}")
+        check_settings(self, "dice tracker", {"steady": 1, "count": 1}, ("still", "near"), count="a whole number of ")
 
 
 @dataclass(frozen=True, slots=True)

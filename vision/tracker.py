@@ -50,6 +50,7 @@ import numpy as np
 
 from scoring.cards import Card
 from vision.observations import CardSighting, Point
+from vision.settings import check as check_settings
 from vision.zones import polygon_distances
 
 __all__ = ["CardEvent", "Settings", "Tracker"]
@@ -81,13 +82,7 @@ class Settings:
     """Frames a settling card may hold back cards that arrived after it."""
 
     def __post_init__(self) -> None:
-        for name, low in (("steady", 1), ("absent", 1), ("burst", 1), ("wait", 0)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"tracker setting {name!r} must be at least {low}, not {value!r}")
-        for name in ("near", "still"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"tracker setting {name!r} must be a positive distance, not {getattr(self, name)!r}")
+        check_settings(self, "tracker", {"steady": 1, "absent": 1, "burst": 1, "wait": 0}, ("near", "still"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import cv2
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from device import cli, recognize_command
 from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
+from scoring.pinzique_roll import RollError, score_roll
 from vision.dice import DiceReading, check_faces, read_dice
 from vision.dice_render import Tray, lay_out, render
 from vision.observations import DieSighting
@@ -104,8 +106,10 @@ def test_too_many_dice_and_impossible_faces_are_problems():
     assert check_faces(parse_cards("9C 9S 9D 9C 9H 9S 9H 9D"), guide) == []  # die by die
     assert check_faces([None] * 9, guide) == ["9 dice seen: the game has 8"]
     # JS is on dice 6 and 7 only, and so is KH: three of them cannot lie on two dice
-    assert check_faces(parse_cards("JS KH KH 9C"), guide) == [
-        "no set of dice can show these faces: JS, KH, KH need 3 dice but only dice 6, 7 show them"]
+    (problem,) = check_faces(parse_cards("JS KH KH 9C"), guide)  # worded as the engine words it
+    assert problem.startswith("no set of dice can show this roll: JS, KH, KH need 3 dice but only dice 6, 7 show them")
+    with pytest.raises(RollError, match=re.escape(problem)):
+        score_roll(parse_cards("JS KH KH 9C TC JH QC KS"), guide)
 
 
 def test_a_face_on_no_die_of_an_owners_guide_is_a_problem():
@@ -127,3 +131,16 @@ def test_tablescore_recognize_lists_the_dice(tmp_path, capsys, monkeypatch):
         x, y = die["center"]
         assert any(np.hypot(x - tray.center(p)[0], y - tray.center(p)[1]) < 6 and die["face"] == p.face.code
                    for p in poses)
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_a_die_cocked_steeply_is_reported_unknown_not_read(seed):
+    rng = np.random.default_rng(seed)
+    tray = Tray.random(rng)
+    poses = lay_out(rng, tray)
+    poses[3] = dataclasses.replace(poses[3], tilt=np.radians(34))  # resting tilted on another die
+    assert poses[3].cocked
+    pairs = matched(tray, poses, read_dice(render(rng, tray, poses, glare=0)))
+    cocked = pairs[3][1]
+    assert cocked is None or (cocked.face is None and cocked.confidence == 0)  # dropped, or found and unknown
+    assert sum(seen is not None and seen.face == face for face, seen in pairs) >= 6

@@ -116,7 +116,8 @@ def test_faces_no_dice_could_show_are_a_problem_of_the_roll():
     tracker = DiceTracker(DiceSettings(steady=2))
     roll = feed(tracker, [reading("QH QH QH KS AS JH QD 9H")] * 2)[0]
     assert not roll.complete
-    assert roll.problems == ("no set of dice can show these faces: QH, QH, QH need 3 dice but only dice 1, 2 show them",)
+    (problem,) = roll.problems
+    assert problem.startswith("no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them")
 
 
 @pytest.mark.parametrize("bad", [{"steady": 0}, {"count": 2.5}, {"still": 0}, {"near": -1.0}])

@@ -11,10 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from device import __version__, history_command, recognize_command, run_command, score_command
-
-LATER = {
-    "demo": "kiosk demo mode: play recorded games through the whole pipeline",
-}
+from device.demo import command as demo_command
 
 
 def parser() -> argparse.ArgumentParser:
@@ -29,17 +26,8 @@ def parser() -> argparse.ArgumentParser:
     recognize_command.add_parser(commands)
     run_command.add_parser(commands)
     history_command.add_parser(commands)
-    for name, summary in LATER.items():
-        commands.add_parser(name, help=summary, description=summary).set_defaults(handler=_not_built(name))
+    demo_command.add_parser(commands)
     return top
-
-
-def _not_built(name: str):  # type: ignore[no-untyped-def]
-    def handler(args: argparse.Namespace) -> int:
-        print(f"tablescore {name}: not in this build yet", file=sys.stderr)
-        return 2
-
-    return handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,9 @@ if TYPE_CHECKING:  # the parts are imported when the device runs, not whenever t
     from device.camera import Camera
     from device.config import Config
     from device.display import Display
-    from device.flows.loop import DiceReader, Loop, Reader
+    from device.flows.flow import Flow
+    from device.flows.loop import ButtonSource, DiceReader, Loop, PanelSource, Reader
+    from device.flows.play import Play
     from device.lifecycle import Lifecycle
     from vision.zones import Calibration
 
@@ -54,54 +57,101 @@ def config_path(given: Path | None) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the device until SIGTERM; 0 on a clean stop, 2 when the configuration cannot be used."""
-    from device.config import ConfigError, load
-    from device.display import Display, open_device
-    from device.flows import flow_for
-    from device.flows.loop import Loop
-    from device.flows.play import Play
-    from device.journal import Journal, JournalError
+    from device.journal import JournalError
     from device.lifecycle import Lifecycle
-    from device.panel import SeatPanel
-    from vision.zones import ZoneError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        config = load(config_path(args.config))
-        calibration = _calibration(config)
-        game = config.table.game
-        try:
-            settings = config.games.get(game, {})
-            flow = flow_for(game, config.table.players, settings)
-            flow.start(list(config.table.players), settings)  # the settings are checked as a game starts
-        except ValueError as error:
-            raise ConfigError(f"[games.{game}] {error}") from None
-        reader = _reader()
-        dice = _dice(config, calibration) if game == "pinzique" else None
-    except (ConfigError, ZoneError, RuntimeError) as error:
+        table = configured(args.config)
+    except ValueError as error:  # ConfigError, ZoneError
         print(f"tablescore run: {error}", file=sys.stderr)
         return 2
     with ExitStack() as stack:
-        display = Display(open_device(config.display.kind, port=config.display.port,
-                                      address=config.display.address, rotate=config.display.rotate,
-                                      folder=config.display.folder))
+        display = open_display(table.config)
         try:
-            journal = stack.enter_context(Journal(config.journal.path))
-            play = Play(journal, flow)
+            play = open_play(table, stack)
         except JournalError as error:
             print(f"tablescore run: {error}", file=sys.stderr)
             return 2
-        buttons = _buttons(config)
-        if buttons is not None:
-            stack.callback(buttons.close)
-        panel = stack.enter_context(SeatPanel.configured(config.panel.port).start())
-        loop = Loop(play, reader, calibration, display, buttons=buttons, panel=panel, dice=dice)
+        buttons, panel = open_inputs(table.config, stack)
         life = stack.enter_context(Lifecycle(display=display))
-        life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
-        camera = config.camera
-        from device.camera import open_camera
-
-        _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height), 1.0 / camera.fps)
+        live(table, play, display, life, buttons, panel)
     return 0
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the configuration says is played, checked: the game's flow, the zones and the readers."""
+
+    config: Config
+    flow: Flow[Any]
+    calibration: Calibration
+    reader: Reader
+    dice: DiceReader | None
+
+
+def configured(given: Path | None) -> Table:
+    """The table of the configuration file (see ``config_path``); ValueError (ConfigError, ZoneError)
+    naming what cannot be used."""
+    from device.config import ConfigError, load
+    from device.flows import flow_for
+
+    config = load(config_path(given))
+    calibration = _calibration(config)
+    game = config.table.game
+    try:
+        settings = config.games.get(game, {})
+        flow = flow_for(game, config.table.players, settings)
+        flow.start(list(config.table.players), settings)  # the settings are checked as a game starts
+    except ValueError as error:
+        raise ConfigError(f"[games.{game}] {error}") from None
+    try:
+        reader = _reader()
+    except RuntimeError as error:
+        raise ConfigError(str(error)) from None
+    return Table(config, flow, calibration, reader, _dice(config, calibration) if game == "pinzique" else None)
+
+
+def open_display(config: Config) -> Display:
+    """The OLED (or its stand-in) the configuration names."""
+    from device.display import Display, open_device
+
+    shown = config.display
+    return Display(open_device(shown.kind, port=shown.port, address=shown.address, rotate=shown.rotate,
+                               folder=shown.folder))
+
+
+def open_inputs(config: Config, stack: ExitStack) -> tuple[ButtonSource | None, PanelSource]:
+    """The main buttons (None where there is no GPIO) and the seat panel, closed with ``stack``."""
+    from device.panel import SeatPanel
+
+    buttons = _buttons(config)
+    if buttons is not None:
+        stack.callback(buttons.close)
+    return buttons, stack.enter_context(SeatPanel.configured(config.panel.port).start())
+
+
+def open_play(table: Table, stack: ExitStack) -> Play[Any]:
+    """The game in progress in the configured journal (closed with ``stack``), or a new one; JournalError
+    when the journal cannot be used."""
+    from device.flows.play import Play
+    from device.journal import Journal
+
+    journal = stack.enter_context(Journal(table.config.journal.path))
+    return Play(journal, table.flow)
+
+
+def live(table: Table, play: Play[Any], display: Display, life: Lifecycle, buttons: ButtonSource | None,
+         panel: PanelSource | None) -> None:
+    """Play the table's game with the configured camera until a stop is asked for."""
+    from device.camera import open_camera
+    from device.flows.loop import Loop
+
+    config = table.config
+    loop = Loop(play, table.reader, table.calibration, display, buttons=buttons, panel=panel, dice=table.dice)
+    life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
+    camera = config.camera
+    _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height), 1.0 / camera.fps)
 
 
 def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Camera], period: float) -> None:

@@ -118,6 +118,8 @@ def test_the_service_runs_the_device_as_a_watched_unprivileged_user() -> None:
                           ("SupplementaryGroups", "video i2c gpio dialout")]:
         assert values(SERVICE, "Service", key) == [expected], key
     assert values(SERVICE, "Service", "WatchdogSec")
+    for key in ("Type", "NotifyAccess", "WatchdogSec"):  # the kiosk demo is watched the same way
+        assert values(KIOSK, "Service", key) == values(SERVICE, "Service", key), key
     devices = {value.split()[0] for value in values(SERVICE, "Service", "DeviceAllow")}
     assert devices == {"char-video4linux", "char-media", "char-dma_heap", "char-i2c", "char-gpiochip", "char-ttyACM"}
 

@@ -274,32 +274,32 @@ def _quad(contour: np.ndarray, holes: float) -> np.ndarray | None:
     if _signed_area(corners) < 0:
         corners = corners[::-1].copy()
     points = contour.reshape(-1, 2).astype(np.float32)
-    lines = []
+    sides = np.roll(corners, -1, axis=0) - corners
+    lengths = np.hypot(sides[:, 0], sides[:, 1])
+    if lengths.min() < 3:
+        return None
+    d = points[None, :, :] - corners[:, None, :]  # (4 sides, points, 2)
+    along = (d[..., 0] * sides[:, None, 0] + d[..., 1] * sides[:, None, 1]) / lengths[:, None] ** 2
+    off = np.abs(sides[:, None, 0] * d[..., 1] - sides[:, None, 1] * d[..., 0]) / lengths[:, None]
+    near = (along > 0.15) & (along < 0.85) & (off < np.maximum(1.5, 0.15 * lengths)[:, None])
+    middle = corners.mean(axis=0)
+    bases, ways = np.empty((4, 2)), np.empty((4, 2))
     for k in range(4):
-        a, b = corners[k], corners[(k + 1) % 4]
-        length = float(np.linalg.norm(b - a))
-        if length < 3:
+        edge = points[near[k]]
+        if len(edge) < 3:
             return None
-        along = (points - a) @ (b - a) / length**2
-        d = points - a
-        off = np.abs((b - a)[0] * d[:, 1] - (b - a)[1] * d[:, 0]) / length
-        near = points[(along > 0.15) & (along < 0.85) & (off < max(1.5, 0.15 * length))]
-        if len(near) < 3:
-            return None
-        vx, vy, px, py = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        normal = np.array([-vy, vx])
-        if normal @ (corners.mean(axis=0) - np.array([px, py])) > 0:
-            normal = -normal
-        lines.append((np.array([px, py]) + 0.5 * normal, np.array([vx, vy])))  # contour runs on pixel centres
-    out = []
-    for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        det = u[0] * -v[1] + v[0] * u[1]
-        if abs(det) < 0.3:
-            return None
-        t = ((q - p)[0] * -v[1] + v[0] * (q - p)[1]) / det
-        out.append(p + t * u)
-    return np.array(out, np.float32)
+        vx, vy, px, py = cv2.fitLine(edge, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        outward = 1.0 if vy * (middle[0] - px) - vx * (middle[1] - py) > 0 else -1.0  # away from the middle
+        bases[k] = (px - 0.5 * vy * outward, py + 0.5 * vx * outward)  # the contour runs on pixel centres
+        ways[k] = (vx, vy)
+    p, u = np.roll(bases, 1, axis=0), np.roll(ways, 1, axis=0)  # each corner: the side before it and its own
+    det = u[:, 1] * ways[:, 0] - u[:, 0] * ways[:, 1]
+    if np.abs(det).min() < 0.3:
+        return None
+    gap = bases - p
+    t = (gap[:, 1] * ways[:, 0] - gap[:, 0] * ways[:, 1]) / det
+    out: np.ndarray = (p + t[:, None] * u).astype(np.float32)
+    return out
 
 
 def _signed_area(quad: np.ndarray) -> float:
@@ -524,17 +524,21 @@ def _centre(m: np.ndarray) -> tuple[tuple[float, float], np.ndarray]:
     return (float(x), float(y)), jacobian
 
 
+_UNIT = np.array([(WINDOW[0], WINDOW[1]), (WINDOW[2], WINDOW[1]), (WINDOW[2], WINDOW[3]), (WINDOW[0], WINDOW[3])],
+                 np.float32)  # the window's corners in sticker units
+_TURNS = np.array([cv2.getPerspectiveTransform(_UNIT, np.roll(_UNIT, -turn, axis=0)) for turn in range(4)])
+"""Sticker units to sticker units, each corner of the window to the one ``turn`` places on."""
+_POINTS = np.array([(u, v, 1.0) for v in (np.arange(PATCH) + 0.5) / PATCH for u in (np.arange(PATCH) + 0.5) / PATCH])
+"""The patch's cells in sticker units (homogeneous), row by row."""
+
+
 def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Each sticker as PATCH x PATCH float BGR patches, one for each corner of the window taken as its
     top left (turn), and the homographies (n, 4, 3, 3) from sticker units to the image in each turn."""
     x0, y0, x1, y1 = WINDOW
-    unit = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
-    grid = (np.arange(PATCH, dtype=np.float32) + 0.5) / PATCH
-    u, v = np.meshgrid(grid, grid)
-    points = np.stack([u.ravel(), v.ravel(), np.ones(PATCH * PATCH)], axis=1)
-    homographies = np.array([[cv2.getPerspectiveTransform(unit, np.roll(quad, -turn, axis=0)) for turn in range(4)]
-                             for quad in quads])
-    where = np.einsum("ntij,pj->ntpi", homographies, points)
+    first = np.array([cv2.getPerspectiveTransform(_UNIT, quad) for quad in quads])  # the first corner top left
+    homographies = first[:, None] @ _TURNS  # each corner top left in turn
+    where = _POINTS @ homographies.swapaxes(-1, -2)
     where = where[..., :2] / where[..., 2:]  # (n, 4, PATCH * PATCH, 2) image points
     sides = np.array([np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[1]) for q in quads]) / 2 / (x1 - x0)
     scales = 2 ** np.maximum(0, np.ceil(np.log2(sides / (2 * PATCH)))).astype(int)  # big stickers: a reduced image

@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.installed-* && touch $@
 
 demo: $(STAMP)
-	$(VENV)/bin/tablescore score --samples
+	$(VENV)/bin/tablescore demo --headless --once --out demo-frames
 
 test: $(STAMP)
 	$(PY) -m pytest

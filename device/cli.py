@@ -6,12 +6,19 @@
 
 from __future__ import annotations
 
-import argparse
-import sys
-from collections.abc import Sequence
+import os
 
-from device import __version__, history_command, recognize_command, run_command, score_command
-from device.demo import command as demo_command
+# The device reads one frame at a time: BLAS threads for the card reader's small matrix products only
+# contend for the cores (the demo's frames took 60 ms instead of 11 on this 2-core machine under load).
+# Set before NumPy is first imported, which loads its BLAS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
+
+from device import __version__, history_command, recognize_command, run_command, score_command  # noqa: E402
+from device.demo import command as demo_command  # noqa: E402
 
 
 def parser() -> argparse.ArgumentParser:

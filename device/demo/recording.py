@@ -202,23 +202,28 @@ class Misread:
 
 
 def misreads(stage: Stage, sightings: list[CardSighting]) -> list[Misread]:
-    """Every card on ``stage`` the reader did not read right in ``sightings``, then every reading of a
+    """Every card on ``stage`` the reader did not read as itself, once, where it lies (a card also seen as
+    another, or as an unknown card, or twice, would count twice on the table), then every reading of a
     card where none lies face up (dice in the tray aside)."""
     lying = stage.lying()
     reach = CARD_HEIGHT / 2
-    wrong = []
-    for pose in lying:
-        near = [s for s in sightings if math.dist(s.center, (pose.x, pose.y)) < reach]
-        if not any(s.card is not None and s.card.code == pose.code for s in near):
-            seen = " or ".join(sorted({s.code for s in near}))
-            text = f"{Card.parse(pose.code).symbol} at ({pose.x:.0f}, {pose.y:.0f}) {f'read as {seen}' if near else 'not found'}"
-            wrong.append(Misread(pose, (pose.x, pose.y), text, bool(near) and all(s.card is None for s in near)))
+    near: dict[str, list[CardSighting]] = {pose.code: [] for pose in lying}
     x1, y1 = TRAY[2:] if stage.dice_shown else (0, 0)
+    wrong, phantoms = [], []
     for sighting in sightings:
         x, y = sighting.center
-        if not (x < x1 and y < y1) and not any(math.dist((x, y), (p.x, p.y)) < reach for p in lying):
-            wrong.append(Misread(None, (x, y), f"{sighting.code} read at ({x:.0f}, {y:.0f}) where no card lies face up"))
-    return wrong
+        closest = min(lying, key=lambda p: math.dist((x, y), (p.x, p.y)), default=None)
+        if closest is not None and math.dist((x, y), (closest.x, closest.y)) < reach:
+            near[closest.code].append(sighting)
+        elif not (x < x1 and y < y1):
+            phantoms.append(Misread(None, (x, y), f"{sighting.code} read at ({x:.0f}, {y:.0f}) where no card lies face up"))
+    for pose in lying:
+        seen = near[pose.code]
+        if [s.code for s in seen] != [pose.code]:
+            read = " and ".join(sorted(s.code for s in seen))
+            text = f"{Card.parse(pose.code).symbol} at ({pose.x:.0f}, {pose.y:.0f}) {f'read as {read}' if seen else 'not found'}"
+            wrong.append(Misread(pose, (pose.x, pose.y), text, bool(seen) and all(s.card is None for s in seen)))
+    return wrong + phantoms
 
 
 SCORES: dict[str, Callable[[Any], Sequence[int]]] = {

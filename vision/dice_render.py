@@ -3,7 +3,8 @@
 Eight cubes with the stickers of ``vision.dice_faces`` stand on a tray seen by a pinhole camera a little
 off vertical: their sides show near the image edges, dice touch, lie at any angle, tilt slightly, cast
 soft shadows and catch glare on their glossy stickers; the frame gets uneven light, blur, noise and JPEG
-loss. A die can be rolling (drawn along its path, blurred) or cocked (resting tilted on another die).
+loss. A die can be rolling (drawn along its path, blurred) or cocked (:func:`cock`: one edge on the floor,
+the other wedged against a die lying flat or the tray's wall).
 
 A roll is laid out once (:func:`lay_out`) and rendered as often as wanted (:func:`render`): the frames of a
 still roll differ only in their noise, like a camera's, and a re-roll keeps the kept dice's poses.
@@ -155,7 +156,7 @@ def lay_out(rng: np.random.Generator, tray: Tray, keep: Mapping[int, DiePose] | 
         else:
             raise RuntimeError("no room on the tray for eight dice")
         if rng.random() < cocked:
-            pose = replace(pose, tilt=float(rng.uniform(math.radians(18), math.radians(35))))
+            pose = cock(rng, tray, pose, poses) or pose
         if rng.random() < rolling:
             speed = rng.uniform(15, 60)
             angle = rng.uniform(0, 2 * math.pi)
@@ -195,7 +196,61 @@ def _landing(rng: np.random.Generator, tray: Tray, number: int, face: Card, side
     return pose
 
 
+def cock(rng: np.random.Generator, tray: Tray, pose: DiePose, others: Sequence[DiePose],
+         tilt: float | None = None) -> DiePose | None:
+    """The die cocked as dice come to rest cocked: one bottom edge on the floor, the opposite one raised
+    ``tilt`` (radians; else 18 to 35 degrees) and wedged against the side of a die lying flat, or against
+    the tray's wall (a vertical face holds it: tilted less than 45 degrees, its weight presses the raised
+    edge against the face); its top face turns away from that face. None when there is no room for it.
+
+    >>> rng = np.random.default_rng(4)
+    >>> tray = Tray.random(rng)
+    >>> poses = lay_out(rng, tray)
+    >>> leaning = cock(rng, tray, poses[0], poses[1:], tilt=math.radians(25))
+    >>> leaning.cocked, round(math.degrees(leaning.tilt)), abs(float(_corners(leaning, DIE_MM)[:, 2].min())) < 1e-9  # on an edge
+    (True, 25, True)
+    """
+    flat = [other for other in others if other.readable]
+    x0, y0, x1, y1 = tray.area
+    for _ in range(50):
+        angle = float(rng.uniform(math.radians(18), math.radians(35))) if tilt is None else tilt
+        if flat and rng.random() < 0.7:  # against a die: squarely, somewhere along one of its sides
+            other = flat[int(rng.integers(len(flat)))]
+            away = other.yaw + int(rng.integers(4)) * math.pi / 2  # from the die lying flat towards this one
+            face = other.x * math.cos(away) + other.y * math.sin(away) + DIE_MM / 2 + rng.uniform(0, 0.3)
+            along = rng.uniform(-0.6, 0.6) * DIE_MM
+            base = (other.x - along * math.sin(away), other.y + along * math.cos(away))
+        else:  # against the tray's wall, the rim drawn round the floor 30 px beyond ``tray.area``
+            side = int(rng.integers(4))
+            inner = [(x0 - 30, y0 - 30), (x1 + 30, y0 - 30), (x1 + 30, y1 + 30), (x0 - 30, y1 + 30)]
+            (ax, ay), (bx, by) = inner[side], inner[(side + 1) % 4]
+            t = rng.uniform(0.1, 0.9)
+            wall = np.array(tray.camera.table_point((ax + t * (bx - ax), ay + t * (by - ay))))
+            ahead = np.array(tray.camera.table_point((ax + (t + 0.01) * (bx - ax), ay + (t + 0.01) * (by - ay))))
+            run = (ahead - wall) / np.linalg.norm(ahead - wall)
+            away = math.atan2(run[0], -run[1])  # clockwise on screen: the floor lies to the right of the run
+            face = float(wall @ (math.cos(away), math.sin(away)))
+            base = (float(wall[0]), float(wall[1]))
+        u = np.array([math.cos(away), math.sin(away)])
+        yaw = away + rng.normal(0, 0.03)  # about square to the face
+        # tilting about its bottom edge along the face raises this die's bottom edge on the face's side
+        upright = replace(pose, x=0.0, y=0.0, yaw=yaw, tilt=angle, tilt_axis=yaw + math.pi / 2)
+        reach = float((_corners(upright, DIE_MM)[:, :2] @ u).min())  # the raised edge, nearest the face
+        shift = face - reach - float(np.array(base) @ u)
+        leaning = replace(upright, x=base[0] + shift * u[0], y=base[1] + shift * u[1])
+        cx, cy = tray.center(leaning)
+        if not (x0 - 20 <= cx <= x1 + 20 and y0 - 20 <= cy <= y1 + 20):
+            continue
+        mine = _footprint(leaning)
+        if all(cv2.intersectConvexConvex(mine, _footprint(o))[0] <= 0.5 for o in others):
+            return leaning
+    return None
+
+
 def _footprint(pose: DiePose) -> np.ndarray:
+    """The floor a die takes: its bottom face's, or a cocked die's overhang too."""
+    if pose.cocked:
+        return cv2.convexHull(_corners(pose, DIE_MM)[:, :2].astype(np.float32)).reshape(-1, 2)
     return _corners(pose, DIE_MM)[:4, :2].astype(np.float32)
 
 

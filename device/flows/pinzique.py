@@ -99,7 +99,10 @@ class PinziqueFlow(Flow[State]):
         dice = self.table.dice
         faces = [face for face in dice if face is not None]
         if len(faces) != DICE:
-            tray = f"roll into the tray ({len(faces)} of {DICE} dice read)" if dice else "roll into the tray"
+            unread = len(dice) - len(faces)  # dice seen lying still but not read: cocked, or a face unclear
+            tray = ("a die is cocked or unreadable: set it flat or re-roll it" if unread == 1 else
+                    f"{unread} dice are cocked or unreadable: set them flat or re-roll them" if unread else
+                    f"roll into the tray ({len(faces)} of {DICE} dice read)" if dice else "roll into the tray")
             return self._prompt(game, f"{title}, {counter}", [tray, *now, *settled], stand)
         codes = [face.code for face in faces]
         trial = self.trial(state, "roll", {"faces": codes})

@@ -15,7 +15,7 @@ from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
 from scoring.pinzique_roll import RollError, score_roll
 from vision.dice import DiceReading, check_faces, read_dice
-from vision.dice_render import Tray, lay_out, render
+from vision.dice_render import Tray, cock, lay_out, render
 from vision.observations import DieSighting
 
 
@@ -133,14 +133,43 @@ def test_tablescore_recognize_lists_the_dice(tmp_path, capsys, monkeypatch):
                    for p in poses)
 
 
-@pytest.mark.parametrize("seed", [31, 32, 33])
-def test_a_die_cocked_steeply_is_reported_unknown_not_read(seed):
+def cocked_roll(seed: int, degrees: float, way: str):
+    """A roll with die 3 cocked ``degrees`` (:func:`vision.dice_render.cock`), its top face turned ``way``
+    from the point under the camera: 'away', 'sideways' or 'towards' (within 30 degrees of that way)."""
     rng = np.random.default_rng(seed)
     tray = Tray.random(rng)
     poses = lay_out(rng, tray)
-    poses[3] = dataclasses.replace(poses[3], tilt=np.radians(34))  # resting tilted on another die
-    assert poses[3].cocked
-    pairs = matched(tray, poses, read_dice(render(rng, tray, poses, glare=0)))
+    below = np.array(tray.camera.position)
+    for _ in range(400):
+        pose = cock(rng, tray, poses[3], poses[:3] + poses[4:], tilt=np.radians(degrees))
+        if pose is None:
+            continue
+        turned = np.array([np.sin(pose.tilt_axis), -np.cos(pose.tilt_axis)])  # where the top face's normal leans
+        outward = (np.array([pose.x, pose.y]) - below) / np.hypot(pose.x - below[0], pose.y - below[1])
+        angle = np.degrees(np.arccos(np.clip(turned @ outward, -1, 1)))
+        if {"away": angle < 30, "sideways": abs(angle - 90) < 30, "towards": angle > 150}[way]:
+            poses[3] = pose
+            return tray, poses, render(rng, tray, poses, glare=0)
+    raise AssertionError(f"no room to cock die 3 {way} in roll {seed}")
+
+
+@pytest.mark.parametrize(("seed", "degrees", "way"), [(31, 35, "away"), (32, 30, "away"), (33, 35, "sideways"),
+                                                      (34, 33, "sideways")])
+def test_a_die_cocked_steeply_is_reported_unknown_and_the_flat_dice_still_read(seed, degrees, way):
+    tray, poses, frame = cocked_roll(seed, degrees, way)
+    assert poses[3].cocked and sum(p.cocked for p in poses) == 1
+    pairs = matched(tray, poses, read_dice(frame))
     cocked = pairs[3][1]
     assert cocked is None or (cocked.face is None and cocked.confidence == 0)  # dropped, or found and unknown
-    assert sum(seen is not None and seen.face == face for face, seen in pairs) >= 6
+    flat = pairs[:3] + pairs[4:]
+    assert all(seen is not None and seen.face in (face, None) for face, seen in flat)  # found, never wrong
+    assert sum(seen.face == face for face, seen in flat) >= 6
+
+
+@pytest.mark.xfail(strict=True, reason="a die cocked towards the camera looks square: its side faces would tell "
+                                       "it, and are not measured yet (README, Dice vision)")
+@pytest.mark.parametrize(("seed", "degrees"), [(35, 20), (36, 30)])
+def test_a_die_cocked_towards_the_camera_is_reported_unknown(seed, degrees):
+    tray, poses, frame = cocked_roll(seed, degrees, "towards")
+    cocked = matched(tray, poses, read_dice(frame))[3][1]
+    assert cocked is None or cocked.face is None

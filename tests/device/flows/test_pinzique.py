@@ -65,7 +65,9 @@ def test_the_tray_the_counter_and_takeaways(tmp_path: Path) -> None:
     table = Table(tmp_path / "j.db", "pinzique", ["Ann", "Bob"], {"rounds": 1})
     assert table.lines()[0] == "roll into the tray"
     table.dice("QS QH QD QC JS KH KC ??")
-    assert table.lines()[0] == "roll into the tray (7 of 8 dice read)"
+    assert table.lines()[0] == "a die is cocked or unreadable: set it flat or re-roll it"
+    table.dice("QS QH QD QC JS KH ?? ??")
+    assert table.lines()[0] == "2 dice are cocked or unreadable: set them flat or re-roll them"
     table.dice("QS QH QD QC JS KH KC 9S")
     assert table.play.screen().title == "round 1: Ann"
     assert table.lines()[:2] == ("OK: roll 1 of 3: 180", "Q♠ Q♥ Q♦ Q♣ J♠ K♥ K♣ 9♠")

@@ -6,10 +6,11 @@ roll, and milliseconds per 1280x720 frame on one core.
 Each roll is a new tray (camera height and tilt, 2.0-3.6 px/mm so a die is 32-58 px, felt, light) with
 the eight dice landed anywhere, touching or not, turned any way, some tilted slightly (up to 6 degrees),
 under uneven light with soft shadows, glare on glossy stickers, focus blur, sensor noise and JPEG loss.
-One die in twenty is cocked (18-35 degrees) and should not be read. The roll is filmed as one frame with
-every die still tumbling, then ``--still`` frames of the landed dice (same light, fresh sensor noise),
-fed to the dice tracker as the device would. The seeds (from ``--seed``, 500000 on) were not used to tune
-the reader (that used 900000 to 900199) nor by the tests.
+One die in twenty is cocked (18-35 degrees: one edge on the floor, the other wedged against a die lying
+flat or the tray's wall) and should not be read. The roll is filmed as one frame with every die still
+tumbling, then ``--still`` frames of the landed dice (same light, fresh sensor noise), fed to the dice
+tracker as the device would. The seeds (from ``--seed``, 500000 on) were not used to tune the reader
+(that used 900000 to 900199, and 700000 to 700299 for cocked dice) nor by the tests.
 
 Figures: a readable die's face in a frame is correct, wrong or unknown (found but unsure, or not found);
 the settled roll's agreed faces likewise; a cocked or tumbling die read as any face is counted apart.
@@ -27,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.dice import DiceReading, read_dice, templates
-from vision.dice_render import DiePose, Tray, lay_out, render
+from vision.dice_render import DiePose, Tray, lay_out, leaning, render
 from vision.dice_tracker import DiceTracker
 from vision.observations import DieSighting
 
@@ -49,6 +50,10 @@ def score(tray: Tray, poses: list[DiePose], dice: tuple[DieSighting, ...], tally
         if not pose.readable:
             tally[f"{prefix} unreadable dice"] += 1
             tally[f"{prefix} unreadable read as a face"] += seen is not None and seen.face is not None
+            if pose.cocked:
+                way = f"{prefix} cocked {leaning(tray, pose)}"
+                tally[way] += 1
+                tally[f"{way} read as a face"] += seen is not None and seen.face is not None
         elif seen is None or seen.face is None:
             tally[f"{prefix} unknown"] += 1
         else:
@@ -108,6 +113,9 @@ def report(tally: Counter[str], times: list[float], cpu: list[float], args: argp
     print(f"dice vision: {args.rolls} held-out rendered rolls (seeds {args.seed}+), 1 tumbling + {args.still} still "
           f"frames each, {args.cocked:.0%} of dice cocked")
     print(f"  faces per still frame (readable dice): {share('frame')}")
+    ways = ", ".join(f"{way} {tally[f'frame cocked {way} read as a face']} of {tally[f'frame cocked {way}']}"
+                     for way in ("away", "sideways", "towards"))
+    print(f"  cocked die-frames read as a face, by the way the top face leans from the camera: {ways}")
     print(f"  tumbling frames: {tally['tumbling unreadable read as a face']} of {tally['tumbling unreadable dice']} "
           f"tumbling dice read as a face, {tally['tumbling false dice']} false dice")
     print(f"  settled rolls: {tally['rolls settled']}/{tally['rolls']} settled, {tally['settled rolls complete']} "

@@ -247,6 +247,17 @@ def cock(rng: np.random.Generator, tray: Tray, pose: DiePose, others: Sequence[D
     return None
 
 
+def leaning(tray: Tray, pose: DiePose) -> str:
+    """Which way a die's top face leans from the point under the camera, within 60 degrees: ``"away"``,
+    ``"towards"`` or else ``"sideways"`` (``"flat"`` when it is not cocked)."""
+    if not pose.cocked:
+        return "flat"
+    turned = np.array([math.sin(pose.tilt_axis), -math.cos(pose.tilt_axis)])  # the top face's normal, leaning
+    outward = np.array([pose.x, pose.y]) - np.array(tray.camera.position)
+    cosine = float(turned @ outward) / max(float(np.linalg.norm(outward)), 1e-9)
+    return "away" if cosine > 0.5 else "towards" if cosine < -0.5 else "sideways"
+
+
 def _footprint(pose: DiePose) -> np.ndarray:
     """The floor a die takes: its bottom face's, or a cocked die's overhang too."""
     if pose.cocked:

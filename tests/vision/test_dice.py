@@ -15,7 +15,7 @@ from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
 from scoring.pinzique_roll import RollError, score_roll
 from vision.dice import DiceReading, check_faces, read_dice
-from vision.dice_render import Tray, cock, lay_out, render
+from vision.dice_render import Tray, cock, lay_out, leaning, render
 from vision.observations import DieSighting
 
 
@@ -134,20 +134,14 @@ def test_tablescore_recognize_lists_the_dice(tmp_path, capsys, monkeypatch):
 
 
 def cocked_roll(seed: int, degrees: float, way: str):
-    """A roll with die 3 cocked ``degrees`` (:func:`vision.dice_render.cock`), its top face turned ``way``
-    from the point under the camera: 'away', 'sideways' or 'towards' (within 30 degrees of that way)."""
+    """A roll with die 3 cocked ``degrees`` (:func:`vision.dice_render.cock`), its top face leaning ``way``
+    from the point under the camera (:func:`vision.dice_render.leaning`)."""
     rng = np.random.default_rng(seed)
     tray = Tray.random(rng)
     poses = lay_out(rng, tray)
-    below = np.array(tray.camera.position)
     for _ in range(400):
         pose = cock(rng, tray, poses[3], poses[:3] + poses[4:], tilt=np.radians(degrees))
-        if pose is None:
-            continue
-        turned = np.array([np.sin(pose.tilt_axis), -np.cos(pose.tilt_axis)])  # where the top face's normal leans
-        outward = (np.array([pose.x, pose.y]) - below) / np.hypot(pose.x - below[0], pose.y - below[1])
-        angle = np.degrees(np.arccos(np.clip(turned @ outward, -1, 1)))
-        if {"away": angle < 30, "sideways": abs(angle - 90) < 30, "towards": angle > 150}[way]:
+        if pose is not None and leaning(tray, pose) == way:
             poses[3] = pose
             return tray, poses, render(rng, tray, poses, glare=0)
     raise AssertionError(f"no room to cock die 3 {way} in roll {seed}")

@@ -69,13 +69,14 @@ path = "{folder / 'journal.db'}"
     return path
 
 
-def test_run_under_systemd_notify_and_watchdog(listener: NotifySocket) -> None:
+def run_as_systemd_would(listener: NotifySocket, *args: str) -> None:
+    """Run ``tablescore ARGS`` under the stand-in notify socket with a watchdog: it must say READY=1, feed
+    the watchdog for three watchdog periods, and on SIGTERM exit 0 with STOPPING=1 last."""
     folder = listener.folder
     env = {**os.environ, "NOTIFY_SOCKET": listener.address,
            "WATCHDOG_USEC": str(int(WATCHDOG_SECONDS * 1_000_000)), "GPIOZERO_PIN_FACTORY": "mock"}
     env.pop("WATCHDOG_PID", None)
-    config = configuration(folder)
-    child = subprocess.Popen([*command(), "run", "--config", str(config)], cwd=folder, env=env,
+    child = subprocess.Popen([*command(), *args], cwd=folder, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     received: list[tuple[float, str]] = []
 
@@ -96,7 +97,7 @@ def test_run_under_systemd_notify_and_watchdog(listener: NotifySocket) -> None:
         assert "READY=1" in [line for _, line in received], f"no READY=1 (exit {child.poll()})"
         ready_at = time.monotonic()
         take(ready_at + 3 * WATCHDOG_SECONDS)
-        assert child.poll() is None, "tablescore run stopped by itself"
+        assert child.poll() is None, f"tablescore {args[0]} stopped by itself"
         child.send_signal(signal.SIGTERM)
         status = child.wait(timeout=15)  # TimeoutStopSec= of the unit
         take(time.monotonic() + 0.5, "STOPPING=1")
@@ -110,6 +111,11 @@ def test_run_under_systemd_notify_and_watchdog(listener: NotifySocket) -> None:
     gaps = np.diff([ready_at, *pings])
     assert gaps.max() < WATCHDOG_SECONDS, f"the watchdog went unfed for {gaps.max():.2f} s"
     assert lines[-1] == "STOPPING=1"
+
+
+def test_run_under_systemd_notify_and_watchdog(listener: NotifySocket) -> None:
+    folder = listener.folder
+    run_as_systemd_would(listener, "run", "--config", str(configuration(folder)))
     with Journal(folder / "journal.db") as journal:  # opens only a whole, undamaged journal
         assert journal.current_game() is not None
     frames = sorted((folder / "oled").glob("*.png"))

@@ -63,7 +63,8 @@ def latencies(recording: Recording, fps: float, folder: Path) -> list[float]:
     for frame, kind, *args in recording.acts:
         if kind != "press" or args != ["ok", 0]:
             continue
-        puts = [act[0] for act in recording.acts if act[1] == "put" and last_press < act[0] <= frame]
+        puts = [act[0] for act in recording.acts if (act[1] == "put" or act[1] == "dice" and act[2] >= 0)
+                and last_press < act[0] <= frame]  # cards laid, or the dice come to rest
         last_press = frame
         if not puts:
             continue  # a confirmation of what was already on the table (a show, a go)
@@ -108,8 +109,9 @@ def main() -> None:
         for recording in chosen:
             seconds = latencies(recording, args.fps, folder)
             found += seconds
-            print(f"{recording.name}: {len(seconds)} confirmations after cards laid, latency median "
-                  f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms")
+            if seconds:
+                print(f"{recording.name}: {len(seconds)} confirmations after cards laid, latency median "
+                      f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms")
     print(f"all: {len(found)} confirmations, cards still to score on the OLED at {args.fps:g} fps: median "
           f"{statistics.median(found) * 1000:.0f} ms, max {max(found) * 1000:.0f} ms (goal: at most 1000 ms)")
     print(f"load average while measuring: {os.getloadavg()[0]:.1f}")

@@ -72,7 +72,7 @@ class DiceSettings:
     """The dice in the game."""
 
     def __post_init__(self) -> None:
-        check_settings(self, "dice tracker", {"steady": 1, "count": 1}, ("still", "near"), count="a whole number of ")
+        check_settings(self, "dice tracker", {"steady": 1, "count": 1}, ("still", "near"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@
 >>> check(Example(frames=0), "example", {"frames": 1}, ("far",))
 Traceback (most recent call last):
 ...
-ValueError: example setting 'frames' must be at least 1, not 0
+ValueError: example setting 'frames' must be a whole number of at least 1, not 0
 >>> check(Example(far=0.0), "example", {"frames": 1}, ("far",))
 Traceback (most recent call last):
 ...
@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 
-def check(settings: object, what: str, counts: Mapping[str, int], distances: Iterable[str], count: str = "") -> None:
+def check(settings: object, what: str, counts: Mapping[str, int], distances: Iterable[str]) -> None:
     """Raise ValueError naming the first of ``counts`` that is not a whole number of at least its least
-    value (``count`` words what it is, e.g. "a whole number of "), or of ``distances`` that is not above 0."""
+    value, or of ``distances`` that is not above 0."""
     for name, least in counts.items():
         value = getattr(settings, name)
         if not isinstance(value, int) or isinstance(value, bool) or value < least:
-            raise ValueError(f"{what} setting {name!r} must be {count}at least {least}, not {value!r}")
+            raise ValueError(f"{what} setting {name!r} must be a whole number of at least {least}, not {value!r}")
     for name in distances:
         value = getattr(settings, name)
         if not value > 0:

@@ -65,7 +65,7 @@ class Settings:
     >>> Settings(steady=0)
     Traceback (most recent call last):
     ...
-    ValueError: tracker setting 'steady' must be at least 1, not 0
+    ValueError: tracker setting 'steady' must be a whole number of at least 1, not 0
     """
 
     steady: int = 3

@@ -303,7 +303,7 @@ def test_a_long_burst_of_odd_detections_leaves_no_tracks_behind() -> None:
 def test_settings_are_checked() -> None:
     assert Settings().steady == 3
     for bad in ({"absent": 0}, {"burst": True}, {"wait": -1}, {"steady": 2.5}):
-        with pytest.raises(ValueError, match=f"tracker setting '{next(iter(bad))}' must be at least"):
+        with pytest.raises(ValueError, match=f"tracker setting '{next(iter(bad))}' must be a whole number of at least"):
             Settings(**bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'near' must be a positive distance"):
         Settings(near=0)

@@ -101,6 +101,8 @@ class Played:
     """A recording played through the device: where it ended."""
 
     recording: Recording
+    sides: tuple[str, ...]
+    """Who scores: each player, or partners (``Ann & Cy``)."""
     scores: tuple[int, ...]
     frames: int
     shown: int
@@ -117,10 +119,7 @@ class Played:
     def summary(self) -> str:
         """One line: the game, each player's final score, the winner."""
         recording = self.recording
-        sides = list(recording.players)
-        if recording.game == "cribbage" and len(sides) == 4:
-            sides = [f"{sides[0]} & {sides[2]}", f"{sides[1]} & {sides[3]}"]
-        scores = ", ".join(f"{side} {score}" for side, score in zip(sides, self.scores, strict=False))
+        scores = ", ".join(f"{side} {score}" for side, score in zip(self.sides, self.scores, strict=True))
         outcome = f"{self.result['winner']} wins" if self.result and "winner" in self.result else "totals so far"
         return f"{recording.name}: {scores} ({outcome}; {recording.title}; {self.frames} frames, {self.shown} OLED frames)"
 
@@ -147,11 +146,12 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
          pace: Callable[[bool], None] | None = None) -> Played:
     """Play ``recording`` through the pipeline onto ``display`` while ``alive()``; ``pace(pressed)`` is
     called after each frame (the kiosk waits there)."""
-    from device.demo.recording import Playback, scores
+    from device.demo.recording import Playback
     from device.demo.stage import SIZE
     from device.flows import flow_for
     from device.flows.loop import DiceReader, Loop
     from device.flows.play import Play
+    from device.history import LEDGERS
     from device.journal import Journal
     from vision.cards import read_cards
     from vision.zones import Calibration
@@ -179,8 +179,10 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
             loop.step(playback.read())
             if pace is not None:
                 pace(playback.pressed)
-        return Played(recording, scores(recording.game, game.state), playback.frame + 1, shown.count,
-                      game.flow.result(game.state), first[0] if first else None, playback.done)
+        ledger = LEDGERS[recording.game]  # the sides and totals as the journal's history reads them
+        return Played(recording, tuple(ledger.sides(game.flow, game.state)), ledger.totals(game.state),
+                      playback.frame + 1, shown.count, game.flow.result(game.state), first[0] if first else None,
+                      playback.done)
 
 
 def title(recording: Recording) -> Screen:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -246,16 +245,3 @@ def misreads(stage: Stage, sightings: list[CardSighting]) -> list[Misread]:
             wrong.append(Misread(pose, (pose.x, pose.y), text, bool(seen) and all(s.card is None for s in seen)))
     return wrong + phantoms
 
-
-SCORES: dict[str, Callable[[Any], Sequence[int]]] = {
-    "cribbage": lambda state: state.game.scores,
-    "gin": lambda state: state.score.totals,
-    "barbu": lambda state: state.game.totals,
-    "ofc": lambda state: state.totals,
-    "pinzique": lambda state: state.game.totals,
-}
-
-
-def scores(game: str, state: Any) -> tuple[int, ...]:
-    """The running scores in a game's flow state: the final scores once the recording is played."""
-    return tuple(SCORES[game](state))

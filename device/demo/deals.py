@@ -20,7 +20,7 @@ from statistics import mean
 from typing import Any
 
 from scoring import cribbage as crib_score
-from scoring.barbu import Contract, Double, Trick, trick_hand, tricks_from_cards
+from scoring.barbu import Contract, Double, Trick, high, trick_hand, tricks_from_cards
 from scoring.barbu_game import Game as BarbuGame
 from scoring.cards import DECK, Card, Rank, Suit
 from scoring.cribbage_game import (
@@ -245,49 +245,41 @@ def _trick_play(hands: list[list[Card]], declarer: int, contract: Contract, trum
     return played
 
 
-def _high(card: Card) -> int:
-    return 14 if card.rank == Rank.ACE else int(card.rank)
-
-
 def _card_to_play(hand: list[Card], trick: list[Card], contract: Contract, trump: Suit | None) -> Card:
     if not trick:
         leads = hand
         if contract in (Contract.NO_HEARTS, Contract.NO_KING):
             leads = [card for card in hand if card.suit is not Suit.HEARTS] or hand
         if trump is not None:
-            return max(leads, key=lambda c: (c.suit is trump, _high(c), -c.index))
-        return min(leads, key=lambda c: (_high(c), c.index))
+            return max(leads, key=lambda c: (c.suit is trump, high(c.rank), -c.index))
+        return min(leads, key=lambda c: (high(c.rank), c.index))
     led = trick[0].suit
     follow = [card for card in hand if card.suit is led]
-    winning = _winning(trick, trump)
+    winning = trick[_taking(trick, trump)]
     if trump is not None:
         options = follow or hand
-        beating = [c for c in options if _beats(c, winning, led, trump)]
+        beating = [c for c in options if _taking([*trick, c], trump) == len(trick)]
         if beating:
-            return min(beating, key=lambda c: (c.suit is trump, _high(c), c.index))
-        return min(options, key=lambda c: (c.suit is trump, _high(c), c.index))
+            return min(beating, key=lambda c: (c.suit is trump, high(c.rank), c.index))
+        return min(options, key=lambda c: (c.suit is trump, high(c.rank), c.index))
     if follow:
-        under = [c for c in follow if _high(c) < _high(winning)] if winning.suit is led else []
-        return max(under, key=lambda c: (_high(c), -c.index)) if under else max(follow, key=lambda c: (_high(c), -c.index))
-    danger = {Contract.NO_KING: lambda c: (c == Card(Rank.KING, Suit.HEARTS), c.suit is Suit.HEARTS, _high(c)),
-              Contract.NO_HEARTS: lambda c: (c.suit is Suit.HEARTS, _high(c), 0),
-              Contract.NO_QUEENS: lambda c: (c.rank == Rank.QUEEN, _high(c), 0)}
-    key = danger.get(contract, lambda c: (_high(c), 0, 0))
+        under = [c for c in follow if high(c.rank) < high(winning.rank)] if winning.suit is led else []
+        return max(under, key=lambda c: (high(c.rank), -c.index)) if under else max(follow, key=lambda c: (high(c.rank), -c.index))
+    danger = {Contract.NO_KING: lambda c: (c == Card(Rank.KING, Suit.HEARTS), c.suit is Suit.HEARTS, high(c.rank)),
+              Contract.NO_HEARTS: lambda c: (c.suit is Suit.HEARTS, high(c.rank), 0),
+              Contract.NO_QUEENS: lambda c: (c.rank == Rank.QUEEN, high(c.rank), 0)}
+    key = danger.get(contract, lambda c: (high(c.rank), 0, 0))
     return max(hand, key=lambda c: (*key(c), -c.index))
 
 
-def _winning(trick: Sequence[Card], trump: Suit | None) -> Card:
-    best = trick[0]
-    for card in trick[1:]:
-        if _beats(card, best, trick[0].suit, trump):
-            best = card
-    return best
+def _taking(trick: Sequence[Card], trump: Suit | None) -> int:
+    """The position of the card that takes the trick so far: ``scoring.barbu.Trick``'s rule.
 
-
-def _beats(card: Card, best: Card, led: Suit, trump: Suit | None) -> bool:
-    if card.suit is best.suit:
-        return _high(card) > _high(best)
-    return card.suit is trump
+    >>> trick = [Card.parse(code) for code in ("5C", "AC", "2H")]
+    >>> _taking(trick, None), _taking(trick, Suit.HEARTS)
+    (1, 2)
+    """
+    return Trick(0, tuple(trick)).winner(trump)
 
 
 # --- Open-Face Chinese Poker -------------------------------------------------------------------------

@@ -423,14 +423,13 @@ def play_barbu(seed: int) -> Recording:
             played = hand["played"]
             leader = declarer
             tricks = tricks_from_cards(declarer, [Card.parse(c) for c in played], trump)
-            for number, trick in enumerate(tricks):
+            for trick in tricks:
                 d.take_all()
                 for position, card in enumerate(trick.cards):
                     x, y, turn = TRICK[(leader + position) % 4]
                     d.lay(_pose(d.rng, card.code, x, y, turn), settle=position == 3)
                 d.confirm("trick")
                 leader = trick.winner(trump)
-                del number
             doubles = [Double(by, on, redoubled) for by, on, redoubled in hand["doubles"]]
             game = game.record(trick_hand(contract, declarer, tricks, doubles, trump))
             _same(d, game.totals)

@@ -272,8 +272,9 @@ def _show(films: list[Recording], display: Display, frames: FrameFolder | None, 
             if paced and not wait(TITLE_SECONDS):
                 return results
             started = time.monotonic()
-            played = play(film, display, scratch / f"{rounds}-{number}-{film.name}.db", alive, pace if paced else None)
-            (scratch / f"{rounds}-{number}-{film.name}.db").unlink(missing_ok=True)
+            journal = scratch / f"{rounds}-{number}-{film.name}.db"
+            played = play(film, display, journal, alive, pace if paced else None)
+            journal.unlink(missing_ok=True)
             results.append(played)
             if not played.finished:
                 return results

@@ -1,14 +1,22 @@
-"""Power cuts: the device plays a scripted game and is killed with SIGKILL at random moments, again and again.
+"""Power cuts: the device plays a demo recording and is killed with SIGKILL at random moments, again and again.
 
-The parent process has imported everything and recorded the reference game once (``table_script``); each
-restart forks a child from it, so a restart costs milliseconds while the child still does everything the
-device does on start and in play: it opens the journal on disk (SQLite, WAL, ``synchronous=FULL``),
-resumes the game in progress, and runs ``tablescore run``'s own loop (``device.run_command._loop`` under a
-``Lifecycle``) on the scripted table, with the players carrying on from what the journal says. The
-display is luma's in-memory OLED; after each page is drawn, the child appends to a report file which game
-and which confirmed state the page showed. That is how the parent knows what was *confirmed*: committed
-and shown. After each kill the parent checks a copy of the journal's files, opened as a restart opens them (so
-the check changes nothing the next restart finds):
+The parent process has imported everything and played the recording once through the device as the
+reference (``demo_table.recorded``); each restart forks a child from it, so a restart costs milliseconds
+while the child still does everything the device does on start and in play: it opens the journal on disk
+(SQLite, WAL, ``synchronous=FULL``), resumes the game in progress, and runs ``tablescore run``'s own loop
+(``device.run_command._loop`` under a ``Lifecycle``) on the recording's rendered frames through the real
+card reader, tracker and flow, with the players carrying on from what the journal says. The display is
+luma's in-memory OLED; after each page is drawn, the child appends to a report file which game and which
+confirmed state the page showed. That is how the parent knows what was *confirmed*: committed and shown.
+
+The kill falls at a random moment: for a quarter of the cuts (``START_SHARE``) up to ``longest`` after
+the fork (opening the journal, replaying the game, the first frames); for the others around a
+confirmation, up to ``WINDOW`` after the child has read the first frame carrying a press (the frame read,
+the press taken, the commit, the page drawn, the next frame). The reader takes 15-30 ms a frame, so
+cuts at uniform times would mostly fall in reading, far from any commit.
+
+After each kill the parent checks a copy of the journal's files, opened as a restart opens them (so the
+check changes nothing the next restart finds):
 
 - **corruption**: ``PRAGMA integrity_check`` is not ``ok``, or the journal cannot be read (its rows and
   JSON) as the device reads it;
@@ -26,6 +34,7 @@ import contextlib
 import json
 import os
 import random
+import select
 import shutil
 import signal
 import sqlite3
@@ -34,12 +43,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from device.display import Display, open_device
 from device.lifecycle import Lifecycle
 from device.notify import Notifier
 from device.run_command import _loop
 from device.screens import Screen
-from tests.reliability.table_script import FRAME, Keeper, Reference, Script, ScriptedCamera, device, digest
+from tests.reliability.demo_table import Recorded, device
+from tests.reliability.table_script import Keeper, Reference, digest, position
+
+START_SHARE = 0.25
+"""The share of cuts at a random moment from the start; the others fall around a confirmation."""
+WINDOW = 0.05
+"""How long after a frame carrying a press is read the kill may fall, seconds."""
+STUCK = 60.0
+"""A child that reaches no press in this long is stuck (killed and reported as a crash)."""
 
 
 class Reporter:
@@ -57,17 +76,22 @@ class Reporter:
         os.write(self.fd, (" ".join(map(str, fields)) + "\n").encode())
 
 
-def child(script: Script, path: Path, report: Path) -> None:
-    """The device: resume from the journal and play on until killed."""
+def child(table: Recorded, path: Path, report: Path, pressed: int) -> None:
+    """The device: resume from the journal and play on until killed; writes a byte to ``pressed`` as
+    each frame carrying a press is read."""
     fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     display = Display(open_device("dummy"))
     reporter = Reporter(display, fd)
+
+    def announce() -> None:
+        os.write(pressed, b"!")
+
     try:
-        run = device(script, path, reporter)
+        run = device(table.recording, table.marks, path, reporter, announce)
         reporter.play = run.play
-        reporter.report("resume", run.play.session.game_id, run.players.move, digest(run.play.state))
+        reporter.report("resume", run.play.session.game_id, position(run.journal)[1], digest(run.play.state))
         with Lifecycle(Notifier(environ={}), display) as life:
-            _loop(life, run.loop, display, lambda: ScriptedCamera(run.players), 0.0)
+            _loop(life, run.loop, display, lambda: run.players, 0.0)
     except BaseException as error:  # noqa: BLE001 - any way out of the device is a failure to report
         reporter.report("error", repr(error).replace("\n", " "))
     finally:
@@ -79,6 +103,10 @@ class Tally:
     """What the cuts found."""
 
     cuts: int = 0
+    near: int = 0
+    """Cuts around a confirmation (the others at a random moment from the start)."""
+    committed: int = 0
+    """Cuts around a confirmation that fell after its commit (the journal grew)."""
     losses: int = 0
     corruptions: int = 0
     mismatches: int = 0
@@ -192,42 +220,64 @@ def check(tally: Tally, reference: Reference, path: Path, lines: list[str], star
     return counts
 
 
-def power_cuts(script: Script, reference: Reference, folder: Path, cuts: int, seed: int = 1,
-               longest: float = 0.2, head_start: int = 0) -> Tally:
-    """Run the device on a fresh journal in ``folder`` and kill it ``cuts`` times, each after a random time
-    of up to ``longest`` seconds; check the journal after every kill. With ``head_start``, the game is
-    first played to that move without a cut (so that a short run also crosses the game's end)."""
+def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest: float = 0.2,
+               head_start: int = 0) -> Tally:
+    """Run the device on a fresh journal in ``folder`` and kill it ``cuts`` times (see the module's
+    description for when); check the journal after every kill. With ``head_start``, the game is first
+    played to that event without a cut (so that a short run also crosses the game's end)."""
     rng = random.Random(seed)
     path, report = folder / "journal.db", folder / "shown.txt"
     tally = Tally()
     if head_start:
-        run = device(script, path, Keeper())
-        while run.players.move < head_start:
-            run.players.frame()
-            run.loop.step(FRAME)
+        run = device(table.recording, table.marks, path, Keeper())
+        while position(run.journal)[1] < head_start:
+            run.loop.step(run.players.read())
         run.journal.close()
-    counts = check(tally, reference, path, [], {})
+    counts = check(tally, table.reference, path, [], {})
     read = 0
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(0)  # the children read frames in their own thread, none in a pool the fork left behind
     begun = time.perf_counter()
-    for _ in range(cuts):
-        pid = os.fork()
-        if pid == 0:
-            child(script, path, report)
-        time.sleep(rng.uniform(0, longest))
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        tally.cuts += 1
-        if not os.WIFSIGNALED(status):
-            tally.fail("crashes", f"the device ended by itself (status {status})")
-        text = report.read_bytes()[read:] if report.exists() else b""
-        read += len(text)
-        lines = text.decode().splitlines()
-        if text and not text.endswith(b"\n"):
-            lines.pop()  # cut mid-line: not a whole report
-        counts = check(tally, reference, path, lines, counts)
+    try:
+        for _ in range(cuts):
+            near = rng.random() >= START_SHARE
+            tally.near += near
+            cut(tally, table, path, report, near, rng.uniform(0, WINDOW if near else longest))
+            text = report.read_bytes()[read:] if report.exists() else b""
+            read += len(text)
+            lines = text.decode().splitlines()
+            if text and not text.endswith(b"\n"):
+                lines.pop()  # cut mid-line: not a whole report
+            before, counts = sum(counts.values()), check(tally, table.reference, path, lines, counts)
+            tally.committed += near and sum(counts.values()) > before
+    finally:
+        cv2.setNumThreads(threads)
     tally.seconds = time.perf_counter() - begun
     games = read_journal(path)
     if isinstance(games, list):
         tally.games = sum(finished for _, finished, _, _ in games)
         tally.events = sum(len(events) for *_, events in games)
     return tally
+
+
+def cut(tally: Tally, table: Recorded, path: Path, report: Path, near: bool, delay: float) -> None:
+    """Start the device and kill it ``delay`` seconds after the start, or with ``near`` after it has read
+    the first frame carrying a press."""
+    readable, writable = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(readable)
+        child(table, path, report, writable)
+    os.close(writable)
+    try:
+        pressed = not near or bool(select.select([readable], [], [], STUCK)[0] and os.read(readable, 1))
+        time.sleep(delay)
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(readable)
+    _, status = os.waitpid(pid, 0)
+    tally.cuts += 1
+    if not os.WIFSIGNALED(status):
+        tally.fail("crashes", f"the device ended by itself (status {status})")
+    elif not pressed:
+        tally.fail("crashes", f"the device reached no press in {STUCK:.0f} s")

@@ -1,0 +1,174 @@
+"""A demo recording acted out for the device, game after game, resumable where the journal stands: the table
+the power-cut harness (``power_cut``) plays.
+
+The recording (``device.demo.recording``, Cribbage to 61 by default) is played by its own ``Playback``:
+rendered frames through the real card reader (``vision.cards.read_cards``), the zones, the tracker (its
+default settings, as ``tablescore run`` has them), the flow and the journal, with the presses the players
+made at the frames they made them. At the recording's end the players clear the table and press OK on
+the finished game (its result is recorded, the next game begins), and play the recording again.
+
+``Players.resume`` carries on from where the journal says the game stands, as people at the table do
+from what the restarted device shows: the table is laid as it lay at the frame whose press wrote the
+journal's last event (``Playback.seek``); the camera's first frame shows it so, and the recording goes
+on from the next frame. The players do not wait for the device: the restarted tracker must count the
+cards already down while they go on (at every event of the Cribbage recording, the next press comes 1
+to 17 frames later).
+``reference`` plays one game uninterrupted and keeps what it confirmed and at which frame.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from device.buttons import Press
+from device.demo.recording import Playback, Recording
+from device.demo.stage import SIZE
+from device.flows import flow_for
+from device.flows.loop import Loop
+from device.flows.play import Play
+from device.journal import Journal
+from device.panel import PanelEvent
+from tests.reliability.table_script import TRACKING, Keeper, Reference, digest, position
+from vision.cards import read_cards
+from vision.tracker import Tracker
+from vision.zones import Calibration
+
+RECORDING = "cribbage"
+
+
+class Players:
+    """The people at the table acting ``recording`` out as the device's camera (``read``), main buttons
+    (``take``) and seat panel (``get``), from ``events`` into game ``games``; ``marks[n - 1]`` is the frame
+    whose press wrote a game's event ``n``. ``announce()`` is called as each frame carrying a press is
+    read, before the device takes it."""
+
+    def __init__(self, recording: Recording, marks: tuple[int, ...], games: int = 0, events: int = 0,
+                 announce: Callable[[], None] = lambda: None) -> None:
+        self.recording, self.marks, self.announce = recording, marks, announce
+        self.games = games
+        self.done = False
+        """Set once the first game the players began is over (its OK for the next game pressed)."""
+        self.playback = Playback(recording)
+        self._ok: list[Press] = []
+        self._frames = self._run(marks[events - 1] if events else -1)
+
+    @classmethod
+    def resume(cls, recording: Recording, marks: tuple[int, ...], journal: Journal,
+               announce: Callable[[], None] = lambda: None) -> Players:
+        """The players carrying on from where the journal says the game stands."""
+        return cls(recording, marks, *position(journal), announce=announce)
+
+    def read(self) -> np.ndarray:
+        return next(self._frames)
+
+    def take(self) -> list[Press]:
+        taken, self._ok = self.playback.take() + self._ok, []
+        return taken
+
+    def get(self, timeout: float | None = None) -> PanelEvent | None:
+        return self.playback.get(timeout)
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def frame(self) -> int:
+        """The recording's frame last read (-1 before the first)."""
+        return self.playback.frame
+
+    def _run(self, start: int) -> Iterator[np.ndarray]:
+        while True:
+            if start >= 0:
+                self.playback.seek(start)
+                yield self.playback.stage.image()  # the table as it lay at the last confirmation
+            while not self.playback.done:
+                image = self.playback.read()
+                if self.playback.pressed:
+                    self.announce()
+                yield image
+            self.playback.stage.take()  # the table cleared, the cards gone for the tracker
+            for _ in range(TRACKING.absent + 1):
+                yield self.playback.stage.image()
+            self._ok.append(Press("ok", False))  # OK on the finished game: the next begins
+            self.announce()
+            yield self.playback.stage.image()
+            self.done, self.games, start = True, self.games + 1, -1
+            self.playback = Playback(self.recording)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A recording and what it does when played uninterrupted through the device."""
+
+    recording: Recording
+    marks: tuple[int, ...]
+    """The frame whose press wrote each event of a game (event n at ``marks[n - 1]``)."""
+    reference: Reference
+
+
+@dataclass
+class Device:
+    """The device's parts around a journal, as ``tablescore run`` builds them, with the players."""
+
+    journal: Journal
+    play: Play[Any]
+    loop: Loop
+    players: Players
+
+
+def device(recording: Recording, marks: tuple[int, ...], path: Path, display: Any,
+           announce: Callable[[], None] = lambda: None) -> Device:
+    """The device on the journal at ``path``, resumed, with the players carrying on where it stands."""
+    journal = Journal(path)
+    play: Play[Any] = Play(journal, flow_for(recording.game, list(recording.players), recording.settings))
+    players = Players.resume(recording, marks, journal, announce)
+    loop = Loop(play, read_cards, Calibration.default(len(recording.players), size=SIZE), display,
+                tracker=Tracker(TRACKING), buttons=players, panel=players)
+    return Device(journal, play, loop, players)
+
+
+def one_blas_thread() -> None:
+    """Have NumPy's OpenBLAS use one thread, as on the device (``device/cli.py`` sets OPENBLAS_NUM_THREADS=1
+    before NumPy loads; in a test session NumPy is loaded long before). Its threads spinning beside the
+    card reader made each frame about three times as slow on a loaded 2-core machine."""
+    maps = Path("/proc/self/maps").read_text(encoding="utf-8").splitlines()
+    for path in sorted({line.split()[-1] for line in maps if "openblas" in line.rsplit("/", 1)[-1]}):
+        library = ctypes.CDLL(path)  # already loaded: the same library NumPy uses
+        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads"):
+            if hasattr(library, name):
+                getattr(library, name)(1)
+
+
+def recorded(folder: Path, name: str = RECORDING) -> Recorded:
+    """Play the recording ``name`` once through the device, uninterrupted, with the OK that starts the
+    next game, and keep what it confirmed and at which frames."""
+    one_blas_thread()
+    recording = Recording.load(name)
+    run = device(recording, (), folder / "reference.db", Keeper())
+    states, marks = [digest(run.play.state)], []
+    final = None
+    while True:
+        run.loop.step(run.players.read())
+        finished, events = position(run.journal)
+        if finished:
+            break
+        if run.players.playback.done and run.play.flow.result(run.play.state) is None:
+            raise ValueError(f"the {name} recording does not play its game to the end (the power-cut harness "
+                             "plays a whole game again and again)")
+        if events != len(marks):
+            if events != len(marks) + 1 or not run.players.playback.pressed:
+                raise ValueError(f"the {name} recording wrote {events - len(marks)} events at frame "
+                                 f"{run.players.frame}, not one with a press")
+            marks.append(run.players.frame)
+            states.append(digest(run.play.state))
+            final = run.play.state
+    first = run.journal.games()[0]
+    events = tuple((e.kind, e.data) for e in run.journal.events(first.id))
+    run.journal.close()
+    return Recorded(recording, tuple(marks), Reference(events, tuple(states), first.result, final))

@@ -217,12 +217,12 @@ class Flow(ABC, Generic[State]):
             pressed = Press("ok", held=pressed.kind == "hold")
         if pressed.held:
             return None
-        pages = len(paged(self.screen(state)))
+        screen = self.screen(state)  # brings the options up to date (``_sync``)
         if pressed.button == "ok":
             chosen = self._options[self._cursor] if self._options else None
             return (chosen.kind, dict(chosen.data)) if chosen else None
-        self.page, self._cursor = walk(self.page, self._cursor, 1 if pressed.button == "next" else -1, pages,
-                                       len(self._options))
+        self.page, self._cursor = walk(self.page, self._cursor, 1 if pressed.button == "next" else -1,
+                                       len(paged(screen)), len(self._options))
         return None
 
     def screen(self, state: State) -> Screen:

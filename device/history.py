@@ -200,8 +200,9 @@ def listing(journal: Journal) -> list[History | Damaged]:
 
 
 def _current(journal: Journal) -> int | None:
-    """The game in progress: the newest unfinished one."""
-    return max((record.id for record in journal.games() if record.finished is None), default=None)
+    """The id of the game in progress: the newest unfinished one, which ``tablescore run`` resumes."""
+    game = journal.current_game()
+    return None if game is None else game.id
 
 
 def replay(journal: Journal, record: GameRecord, current: int | None) -> History:

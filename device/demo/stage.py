@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import DECK, Card
+from vision.zones import SEAT_DEPTH
 
 SIZE = (1280, 720)
 """Frames are this many pixels (width, height): the camera's 720p."""
@@ -37,8 +38,9 @@ CARD_HEIGHT = 130.0
 """A card's height in the frame, pixels: a 89 mm card seen from about 70 cm."""
 FACE = (125, 175)
 """The size (width, height) of each face in the deck picture."""
-TRAY = (0, 0, 384, 216)
-"""The dice tray's box in the frame (x0, y0, x1, y1): the ``tray`` zone of the default layouts."""
+TRAY = (0, 0, round(SEAT_DEPTH * SIZE[0]), round(SEAT_DEPTH * SIZE[1]))
+"""The dice tray's box in the frame (x0, y0, x1, y1): the ``tray`` zone of the default layouts
+(``vision.zones.default_zones``), where the dice reader looks."""
 BACK = "back"
 """The deck picture's key for the back of the cards."""
 RECORDINGS = Path(__file__).with_name("recordings")

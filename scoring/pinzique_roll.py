@@ -40,7 +40,7 @@ from scoring.pinzique_guide import PINOCHLE_RANKS, MeldRule, ScoreGuide, load_gu
 from scoring.requests import RequestError
 
 __all__ = ["FACES", "FACE_NUMBER", "Meld", "Pattern", "RollError", "RollScore", "best_patterns", "best_score",
-           "check_roll", "default_guide", "parse_cards", "score_roll", "unmatched_faces"]
+           "check_roll", "default_guide", "parse_cards", "score_roll", "unmatched_faces", "unmatched_problem"]
 
 SUITS = tuple(sorted(Suit, key=lambda suit: suit.index))
 FACES = tuple(Card(rank, suit) for suit in SUITS for rank in PINOCHLE_RANKS)
@@ -162,6 +162,8 @@ def unmatched_problem(numbers: Sequence[int], guide: ScoreGuide) -> str | None:
 
     >>> unmatched_problem([FACE_NUMBER[Card.parse("9C")]], default_guide()) is None
     True
+    >>> print(unmatched_problem([FACE_NUMBER[Card.parse(code)] for code in ("JS", "KH", "KH")], default_guide()))
+    no set of dice can show this roll: JS, KH, KH need 3 dice but only dice 6, 7 show them (the score guide's dice layout is provisional: if your dice differ, correct it there)
     """
     stuck = unmatched_faces(tuple(sorted(numbers)), guide)
     if not stuck:

@@ -113,12 +113,11 @@ def configured(given: Path | None) -> Table:
 
 
 def open_display(config: Config) -> Display:
-    """The OLED (or its stand-in) the configuration names."""
-    from device.display import Display, open_device
+    """The OLED (or its stand-in) the configuration names; an OLED missing now is set up once it answers."""
+    from device.display import connect
 
     shown = config.display
-    return Display(open_device(shown.kind, port=shown.port, address=shown.address, rotate=shown.rotate,
-                               folder=shown.folder))
+    return connect(shown.kind, port=shown.port, address=shown.address, rotate=shown.rotate, folder=shown.folder)
 
 
 def open_inputs(config: Config, stack: ExitStack) -> tuple[ButtonSource | None, PanelSource]:

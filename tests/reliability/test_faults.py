@@ -24,10 +24,11 @@ import pytest
 from luma.core.interface.serial import i2c
 from luma.oled.device import ssd1306
 
+from device import display as display_module
 from device import run_command
 from device.buttons import Press
 from device.camera import CameraError
-from device.display import Display, open_device
+from device.display import Display, Oled, connect, open_device
 from device.lifecycle import Lifecycle
 from device.notify import Notifier
 from device.panel import PanelEvent, SeatPanel
@@ -151,12 +152,18 @@ def test_the_camera_pulled_mid_game_is_reported_and_reopened(
 
 class Bus:
     """An I2C bus (the smbus calls luma makes) to an SSD1306, keeping each whole frame of pixels it carried;
-    while ``broken`` every transfer fails as with a loose wire (EREMOTEIO: no acknowledgement)."""
+    while ``broken`` every transfer fails as with a loose wire (EREMOTEIO: no acknowledgement). ``lit``
+    says whether the OLED is switched on (0xAF) since it last lost power (``power_off``): an SSD1306
+    starts dark and must be set up again."""
 
-    def __init__(self) -> None:
-        self.broken = False
+    def __init__(self, broken: bool = False) -> None:
+        self.broken = broken
+        self.lit = False
         self.frames: list[bytes] = []
         self.data = bytearray()
+
+    def power_off(self) -> None:
+        self.broken, self.lit = True, False
 
     def write_i2c_block_data(self, address: int, mode: int, data: list[int]) -> None:
         if self.broken:
@@ -167,6 +174,8 @@ class Bus:
                 self.frames.append(bytes(self.data))
         else:
             self.data.clear()  # commands: the next frame starts
+            for command in data:  # (no parameter luma sends is 0xAE or 0xAF)
+                self.lit = {0xAE: False, 0xAF: True}.get(command, self.lit)
 
 
 def pixels(screen: Screen) -> bytes:
@@ -200,6 +209,72 @@ def test_the_oled_bus_failing_mid_game_is_logged_once_and_the_page_redrawn(
     run.loop.step(FRAME)
     assert len(bus.frames) == drawn + 1  # and then only when the page changes
     assert_carried_on(run, reference)
+
+
+class Clock:
+    """Time for the display's retries, moved on by the test."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_oled_that_lost_power_is_set_up_again_once_it_answers(
+        tmp_path: Path, recorded: tuple[Script, Reference], caplog: pytest.LogCaptureFixture) -> None:
+    script, reference = recorded
+    caplog.set_level(logging.INFO)
+    bus, clock = Bus(), Clock()
+    display = Display(Oled("ssd1306", lambda: i2c(bus=bus)), clock)
+    run = device(script, tmp_path / "journal.db", display)
+    play_to(run, FAULT_AT)
+    assert bus.lit and bus.frames[-1] == pixels(run.loop.shown)
+    bus.power_off()
+    play_to(run, FAULT_AT + 5)  # the device keeps scoring, with the OLED dark
+    assert_intact(run, reference, FAULT_AT + 5)
+    assert logged(caplog, logging.ERROR) == ["the OLED cannot be written: I2C device not found on address: 0x3C"]
+    bus.broken = False  # power back: the OLED answers, blank and switched off
+    page = run.loop.step(FRAME)
+    assert not bus.lit and display.fault is not None  # not asked again within RETRY_SECONDS
+    clock.now += display_module.RETRY_SECONDS
+    assert run.loop.step(FRAME) == page
+    assert bus.lit and bus.frames[-1] == pixels(page)  # set up afresh, the page drawn
+    assert display.fault is None and logged(caplog, logging.INFO)[-1] == "the OLED works again"
+    assert len(logged(caplog, logging.ERROR)) == 1
+    assert_carried_on(run, reference)
+    assert bus.frames[-1] == pixels(run.loop.shown)
+
+
+def test_an_oled_missing_at_the_start_is_logged_and_set_up_once_it_answers(
+        tmp_path: Path, recorded: tuple[Script, Reference], caplog: pytest.LogCaptureFixture) -> None:
+    script, reference = recorded
+    caplog.set_level(logging.INFO)
+    bus, clock = Bus(broken=True), Clock()
+    display = Display(Oled("ssd1306", lambda: i2c(bus=bus)), clock)
+    assert logged(caplog, logging.ERROR) == ["the OLED cannot be set up: I2C device not found on address: 0x3C"]
+    run = device(script, tmp_path / "journal.db", display)
+    while run.players.move < FAULT_AT:
+        step(run)
+        clock.now += 0.1  # asked again about once a second, in vain
+    assert_intact(run, reference, FAULT_AT)  # scored without it
+    assert bus.frames == [] and len(logged(caplog, logging.ERROR)) == 1
+    bus.broken = False  # plugged in
+    clock.now += display_module.RETRY_SECONDS
+    page = run.loop.step(FRAME)
+    assert bus.lit and bus.frames[-1] == pixels(page)
+    assert logged(caplog, logging.INFO)[-1] == "the OLED works"
+    assert_carried_on(run, reference)
+
+
+def test_tablescore_run_starts_without_its_oled(caplog: pytest.LogCaptureFixture) -> None:
+    """``tablescore run`` opens its display with ``connect``: an I2C bus that is not there is a fault, not
+    the end of the device."""
+    display = connect("ssd1306", port=99)
+    assert display.fault is not None and display.oled is not None
+    assert logged(caplog, logging.ERROR) == [f"the OLED cannot be set up: {display.fault[len('OLED: '):]}"]
+    display.show(Screen("Gin", big="Ann 25"))  # drawn nowhere, no error
+    assert display.fault is not None
 
 
 # The seat panel

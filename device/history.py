@@ -157,10 +157,12 @@ class History:
 
     @property
     def title(self) -> str:
+        """The game's full name (``Gin Rummy``)."""
         return TITLES.get(self.record.game, self.record.game)
 
     @property
     def winner(self) -> str | None:
+        """The winning side once the game is over, else None."""
         return self.result["winner"] if self.result else None
 
     def hands(self) -> list[HandRow]:
@@ -244,9 +246,11 @@ class Ledger:
     latest event scored."""
 
     def sides(self, flow: Flow[Any], state: Any) -> list[str]:
+        """Who scores, in the order of the totals: each player, or partners (``Ann & Cy``)."""
         return list(flow.players)
 
     def totals(self, state: Any) -> tuple[int, ...]:
+        """Each side's running total in ``state``."""
         raise NotImplementedError
 
     def hand(self, state: Any) -> str:
@@ -254,6 +258,7 @@ class Ledger:
         raise NotImplementedError
 
     def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+        """What the event that turned ``before`` into ``after`` scored, side by side and item by item."""
         raise NotImplementedError
 
 

@@ -249,7 +249,14 @@ def cock(rng: np.random.Generator, tray: Tray, pose: DiePose, others: Sequence[D
 
 def leaning(tray: Tray, pose: DiePose) -> str:
     """Which way a die's top face leans from the point under the camera, within 60 degrees: ``"away"``,
-    ``"towards"`` or else ``"sideways"`` (``"flat"`` when it is not cocked)."""
+    ``"towards"`` or else ``"sideways"`` (``"flat"`` when it is not cocked).
+
+    >>> rng = np.random.default_rng(4)
+    >>> tray = Tray.random(rng)
+    >>> poses = lay_out(rng, tray)
+    >>> leaning(tray, poses[0]), leaning(tray, cock(rng, tray, poses[0], poses[1:], tilt=math.radians(25)))
+    ('flat', 'sideways')
+    """
     if not pose.cocked:
         return "flat"
     turned = np.array([math.sin(pose.tilt_axis), -math.cos(pose.tilt_axis)])  # the top face's normal, leaning

@@ -18,20 +18,10 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from device.history import (
-    CSV_FIELDS,
-    Damaged,
-    History,
-    HistoryError,
-    ReadOnlyJournal,
-    as_json,
-    csv_rows,
-    histories,
-    listing,
-)
-from device.journal import JournalError
+if TYPE_CHECKING:  # imported when the command runs (every game's flow), not whenever the command line starts
+    from device.history import Damaged, History
 
 FORMAT_VERSION = 1
 """The JSON export's ``version``: raised only when a field changes meaning or goes."""
@@ -97,6 +87,9 @@ def _handler(action: Callable[[argparse.Namespace, list[Any]], str | None], ever
     print its answer, or the one reason it cannot."""
 
     def handler(args: argparse.Namespace) -> int:
+        from device.history import HistoryError, ReadOnlyJournal, histories, listing
+        from device.journal import JournalError
+
         try:
             path = journal_path(args)
             with ReadOnlyJournal(path) as journal:
@@ -117,6 +110,8 @@ def _handler(action: Callable[[argparse.Namespace, list[Any]], str | None], ever
 
 def list_games(args: argparse.Namespace, games: list[History | Damaged]) -> str:
     """One line a game, under a header; a game that cannot be replayed is ``damaged``, with the reason."""
+    from device.history import Damaged
+
     rows = [("id", "game", "players", "started", "ended", "state", "scores", "winner")]
     for game in games:
         record = game.record
@@ -134,6 +129,8 @@ def list_games(args: argparse.Namespace, games: list[History | Damaged]) -> str:
 
 def export_games(args: argparse.Namespace, games: list[History]) -> str | None:
     """The games as JSON (``{"format", "version", "games"}``) or CSV (``CSV_FIELDS``), to stdout or --out."""
+    from device.history import CSV_FIELDS, as_json, csv_rows
+
     fmt = args.format or ("csv" if args.out is not None and args.out.suffix.lower() == ".csv" else "json")
     if fmt == "json":
         text = json.dumps({"format": "tablescore-history", "version": FORMAT_VERSION,

@@ -30,7 +30,7 @@ from luma.core.interface.serial import i2c
 from luma.oled.device import ssd1306
 
 from device import display as display_module
-from device import run_command
+from device import notify, run_command
 from device.buttons import Press
 from device.camera import CameraError
 from device.display import Display, Oled, connect, open_device
@@ -435,6 +435,7 @@ def test_a_full_disk_at_the_start_is_named_and_the_journal_opened_once_there_is_
     seen: list[Screen] = []
     with NotifySocket() as listener:
         monkeypatch.setenv("NOTIFY_SOCKET", listener.address)
+        monkeypatch.setattr(notify, "_notifier", None)  # the process's notifier is made afresh from this socket
 
         ended = threading.Event()
 

@@ -11,8 +11,10 @@ confirmed state the page showed. That is how the parent knows what was *confirme
 
 The kill falls at a random moment: for a quarter of the cuts (``START_SHARE``) up to ``longest`` after
 the fork (opening the journal, replaying the game, the first frames); for the others around a
-confirmation, after the child has read the first frame carrying a press, within ``WINDOW`` times as long
-as its frame before took (the frame read, the press taken, the commit, the page drawn, the next frame).
+confirmation, after the child has read the first frame carrying a press, within ``WINDOW`` frame times
+(the frame read, the press taken, the commit, the page drawn, the next frame). A frame time is the median
+of the last 50 the children timed (each child times the frame before the press; under ``FRAME`` it was
+its first frame or an empty table, and not counted).
 The reader takes 15-50 ms a frame, as loaded as the machine is, so cuts at uniform times would mostly
 fall in reading, far from any commit, and a window in milliseconds would move with the load.
 
@@ -39,8 +41,10 @@ import select
 import shutil
 import signal
 import sqlite3
+import statistics
 import struct
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,9 +63,11 @@ from tests.reliability.table_script import Keeper, Reference, digest, position
 
 START_SHARE = 0.25
 """The share of cuts at a random moment from the start; the others fall around a confirmation."""
-WINDOW = 2.0
-"""How long after a frame carrying a press is read the kill may fall, in the child's frame times: the
-frame is read in one, the commit and the page follow."""
+WINDOW = 3.0
+"""How long after a frame carrying a press is read the kill may fall, in frame times: the frame is read
+in about one (two when it is a child's first), the commit and the page follow."""
+FRAME = 0.005
+"""Frame times under this (seconds) are not counted: a child's first read, an empty table."""
 STUCK = 60.0
 """A child that reaches no press in this long is stuck (killed and reported as a crash)."""
 
@@ -256,6 +262,7 @@ def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest:
         run.journal.close()
     counts = check(tally, table.reference, path, [], {})
     read = 0
+    frames: deque[float] = deque(maxlen=50)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(0)  # the children read frames in their own thread, none in a pool the fork left behind
     begun = time.perf_counter()
@@ -263,7 +270,7 @@ def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest:
         for _ in range(cuts):
             near = rng.random() >= START_SHARE
             tally.near += near
-            cut(tally, table, path, report, near, rng.uniform(0, WINDOW if near else longest))
+            cut(tally, table, path, report, rng.uniform(0, WINDOW if near else longest), frames if near else None)
             text = report.read_bytes()[read:] if report.exists() else b""
             read += len(text)
             lines = text.decode().splitlines()
@@ -281,9 +288,10 @@ def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest:
     return tally
 
 
-def cut(tally: Tally, table: Recorded, path: Path, report: Path, near: bool, delay: float) -> None:
-    """Start the device and kill it ``delay`` seconds after the start, or with ``near`` ``delay`` of its
-    frame times after it has read the first frame carrying a press."""
+def cut(tally: Tally, table: Recorded, path: Path, report: Path, delay: float, frames: deque[float] | None) -> None:
+    """Start the device and kill it ``delay`` seconds after the start, or with ``frames`` (the frame times
+    measured so far, to which this child's is added) ``delay`` frame times after it has read the first
+    frame carrying a press."""
     readable, writable = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -292,10 +300,12 @@ def cut(tally: Tally, table: Recorded, path: Path, report: Path, near: bool, del
     os.close(writable)
     try:
         pressed = True
-        if near:
+        if frames is not None:
             step = os.read(readable, 8) if select.select([readable], [], [], STUCK)[0] else b""
             pressed = len(step) == 8  # else the child died or is stuck
-            delay *= struct.unpack("d", step)[0] if pressed else 0.0
+            if pressed and (took := struct.unpack("d", step)[0]) >= FRAME:
+                frames.append(took)
+            delay *= statistics.median(frames) if pressed and frames else 0.0
         time.sleep(delay)
         os.kill(pid, signal.SIGKILL)
     finally:

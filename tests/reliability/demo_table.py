@@ -18,7 +18,6 @@ go on (at every event of the Cribbage recording, the next press comes 1 to 17 fr
 from __future__ import annotations
 
 import copy
-import ctypes
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,22 +143,9 @@ def device(blank: Playback, marks: tuple[int, ...], path: Path, display: Any,
     return Device(journal, play, loop, players)
 
 
-def one_blas_thread() -> None:
-    """Have NumPy's OpenBLAS use one thread, as on the device (``device/cli.py`` sets OPENBLAS_NUM_THREADS=1
-    before NumPy loads; in a test session NumPy is loaded long before). Its threads spinning beside the
-    card reader made each frame about three times as slow on a loaded 2-core machine."""
-    maps = Path("/proc/self/maps").read_text(encoding="utf-8").splitlines()
-    for path in sorted({line.split()[-1] for line in maps if "openblas" in line.rsplit("/", 1)[-1]}):
-        library = ctypes.CDLL(path)  # already loaded: the same library NumPy uses
-        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads"):
-            if hasattr(library, name):
-                getattr(library, name)(1)
-
-
 def recorded(folder: Path, name: str = RECORDING) -> Recorded:
     """Play the recording ``name`` once through the device, uninterrupted, with the OK that starts the
     next game, and keep what it confirmed and at which frames."""
-    one_blas_thread()
     blank = Playback(Recording.load(name))
     run = device(blank, (), folder / "reference.db", Keeper())
     states, marks = [digest(run.play.state)], []

@@ -1,0 +1,11 @@
+"""Test-session set-up that must come before anything else is imported.
+
+NumPy's OpenBLAS reads OPENBLAS_NUM_THREADS once, when NumPy is first imported: set it here, as
+``device/cli.py`` does for the command line, so the card reader's small matrix products run on one thread
+as on the device (with a thread per core they fought each other and the tests ran about three times as
+slow on a 2-core machine). No pytest plugin in use imports NumPy before this file is loaded.
+"""
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

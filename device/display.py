@@ -121,6 +121,8 @@ class Display:
         self.clock = clock
         self._asked = -RETRY_SECONDS  # when the OLED was last asked whether it answers
         self._drawn = False  # whether a page ever reached it
+        self.copy: Callable[[Any], None] | None = None
+        """Given each image the OLED shows (``tablescore demo --out`` writes them to a folder)."""
         if self.oled is not None:
             self.device = open_device("dummy", rotate=self.oled.rotate)
             self._set_up()
@@ -140,11 +142,14 @@ class Display:
     def _draw(self) -> None:
         if self.fault is not None and self.oled is not None and not self._set_up():
             return
+        image = render(self.pages[self.page])
         try:
-            self.device.display(render(self.pages[self.page]))
+            self.device.display(image)
         except (OSError, luma.core.error.Error) as error:  # a bus error: keep running, say so, try again
             self._failed("the OLED cannot be written", error)
         else:
+            if self.copy is not None:
+                self.copy(image)
             if self.fault is not None:
                 log.info("the OLED works again" if self._drawn else "the OLED works")
             self.fault = None

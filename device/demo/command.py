@@ -71,29 +71,18 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 class FrameFolder:
-    """A stand-in OLED (a luma device) that writes every image shown to a folder, in order, named with
-    ``label``; with ``inner``, it shows each on that device too."""
+    """Every image the OLED shows, written to a folder in order, named with ``label``."""
 
-    def __init__(self, folder: Path, inner: Any) -> None:
-        self.folder, self.inner = folder, inner
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
         self.label = "demo"
         self.count = 0
         for old in folder.glob("[0-9][0-9][0-9][0-9][0-9]-*.png"):  # the frames of an earlier run
             old.unlink()
 
-    def display(self, image: Any) -> None:
+    def save(self, image: Any) -> None:
         self.count += 1
         image.save(self.folder / f"{self.count:05}-{self.label}.png")
-        self.inner.display(image)
-
-    @property
-    def persist(self) -> bool:
-        """Whether the OLED keeps its picture when the program ends (luma's setting)."""
-        return bool(self.inner.persist)
-
-    @persist.setter
-    def persist(self, value: bool) -> None:
-        self.inner.persist = value
 
 
 @dataclass
@@ -140,6 +129,11 @@ class Shown:
     def show(self, screen: Screen) -> None:
         self.count += 1
         self.display.show(screen)
+
+    @property
+    def fault(self) -> str | None:
+        """The display's fault (the loop draws its page again at each frame while there is one)."""
+        return self.display.fault
 
 
 def play(recording: Recording, display: Display, journal: Path, alive: Callable[[], bool],
@@ -213,9 +207,11 @@ def demo(args: argparse.Namespace) -> int:
         print(f"tablescore demo: {error}", file=sys.stderr)
         return 2
     with ExitStack() as stack:
-        device: Any = open_device("dummy") if args.headless else run_command.open_display(table.config).device
-        frames = FrameFolder(out, device) if out is not None else None
-        display = Display(frames or device)
+        # the configured display as `tablescore run` opens it: an OLED missing or power-cycled is set up again
+        display = Display(open_device("dummy")) if args.headless else run_command.open_display(table.config)
+        frames = FrameFolder(out) if out is not None else None
+        if frames is not None:
+            display.copy = frames.save
         buttons: ButtonSource | None = None
         panel: PanelSource | None = None
         if not args.headless:

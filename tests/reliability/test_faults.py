@@ -284,6 +284,48 @@ def test_tablescore_run_starts_without_its_oled(caplog: pytest.LogCaptureFixture
     assert display.fault is not None
 
 
+def test_tablescore_demo_sets_up_its_oled_once_it_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """``tablescore demo`` shows the kiosk on the display ``tablescore run`` opens, with its re-set-up: an
+    OLED missing at the start is set up, and the demo drawn on it, once it answers."""
+    from device.demo import command as demo_command
+
+    caplog.set_level(logging.INFO)
+    bus = Bus(broken=True)
+    opened: list[Display] = []
+
+    def open_display(config: object) -> Display:
+        opened.append(Display(Oled("ssd1306", lambda: i2c(bus=bus))))
+        return opened[-1]
+
+    monkeypatch.setattr(run_command, "open_display", open_display)
+    monkeypatch.setattr(demo_command, "TITLE_SECONDS", 0.0)
+    config = tmp_path / "tablescore.toml"
+    journal = tmp_path / "live.db"
+    config.write_text(f'[table]\ngame = "gin"\nplayers = ["Eve", "Flo"]\n[panel]\nport = "none"\n'
+                      f'[journal]\npath = "{journal}"\n')
+
+    def plug_in_then_stop() -> None:
+        until(lambda: bool(opened) and opened[0].fault is not None)
+        threading.Event().wait(0.3)  # the demo plays on, its OLED asked about in vain
+        bus.broken = False
+        until(lambda: bool(bus.frames), timeout=30)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    plugger = threading.Thread(target=plug_in_then_stop)
+    plugger.start()
+    try:
+        status = demo_command.demo(argparse.Namespace(config=config, headless=False, once=False, out=None))
+    finally:
+        plugger.join()
+    assert status == 0
+    display = opened[0]
+    assert bus.lit and bus.frames[-1] == pixels(display.pages[display.page])
+    assert [line for line in logged(caplog, logging.ERROR) if "OLED" in line] == [
+        "the OLED cannot be set up: I2C device not found on address: 0x3C"]
+    assert "the OLED works" in logged(caplog, logging.INFO)
+
+
 # The seat panel
 
 

@@ -43,7 +43,7 @@ def test_a_rank_blurred_into_a_picture_frame_is_still_split_from_it(gap: int) ->
 def test_one_pair_found_at_several_ink_levels_is_kept_once() -> None:
     found = corners.candidates(index_on_paper((20, 20, 20))[0])
     suit = found.rank + found.down * found.scale[:, None]
-    pairs = {(round(r[0] / 3), round(r[1] / 3), round(s[0] / 3), round(s[1] / 3)) for r, s in zip(found.rank, suit)}
+    pairs = {(round(r[0] / 3), round(r[1] / 3), round(s[0] / 3), round(s[1] / 3)) for r, s in zip(found.rank, suit, strict=True)}
     assert len(pairs) == len(found)
 
 

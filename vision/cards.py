@@ -110,7 +110,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     found, x = found[screened], x[screened]
     net = reader.net
     p_rank, p_suit = net.predict(x)
-    index = 1 - np.maximum(p_rank[:, glyphs.NOT_INDEX_RANK], p_suit[:, glyphs.NOT_INDEX_SUIT])
+    index = glyphs.index_share(p_rank, p_suit)
     keep = np.nonzero(index >= 0.5)[0]
     found = found[keep]
     p_rank, p_suit, index = p_rank[keep], p_suit[keep], index[keep]
@@ -123,8 +123,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     for k in range(len(VARIANTS)):
         part = slice(k * len(found), (k + 1) * len(found))
         sure = np.minimum(sure, np.minimum(v_rank[part][rows, rank_k], v_suit[part][rows, suit_k]))
-        index = np.minimum(index, 1 - np.maximum(v_rank[part][:, glyphs.NOT_INDEX_RANK],
-                                                 v_suit[part][:, glyphs.NOT_INDEX_SUIT]))
+        index = np.minimum(index, glyphs.index_share(v_rank[part], v_suit[part]))
     order = np.argsort(-(sure + index))
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:

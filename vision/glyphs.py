@@ -1,10 +1,13 @@
-"""The index-corner classifier: small NumPy networks reading rank and suit from a corner patch.
+"""The index-corner classifier: two small networks reading rank and suit from a corner patch.
 
-A network has one hidden layer feeding two softmax heads: the rank (A..K, or "not an index") and the suit
-(S H D C, or "not an index"). Two are trained: the *reader* on the full patch, and a much smaller
-*screen* on a coarse view of it (``screen_view``) that cheaply sets aside the many candidates that are
-surely not index corners (pips, picture details, print) before the reader and its re-reads run. The
-weights are ``vision/models/index_reader.npz``, made by ``python -m vision.train`` from synthetic card
+Each has two softmax heads: the rank (A..K, or "not an index") and the suit (S H D C, or "not an
+index"). The *screen* (NumPy, one hidden layer) reads a coarse view of the patch (``screen_view``) and
+cheaply sets aside the many candidates that are surely not index corners (pips, picture details, print).
+The *reader* reads the rest: a small convolutional network (``ConvNet``: three 3x3 convolutions with
+max-pooling on the ink patch, then a hidden layer), run by OpenCV's ``cv2.dnn`` from an ONNX file, so
+shifts, stroke widths and unusual glyphs are tolerated far better than by a layer on raw pixels. The
+models are ``vision/models/index_reader.npz`` (screen, pass mark, card geometry) and
+``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train`` from synthetic card
 tables only.
 
 >>> import numpy as np
@@ -20,12 +23,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.cards import Rank, Suit
 from vision.corners import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
+"""The screen, its pass mark and the card geometry; the reader is beside it, with the suffix ``.onnx``."""
 RANKS = tuple(Rank)  # head index k is RANKS[k]; the last class is "not an index"
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 NOT_INDEX_RANK, NOT_INDEX_SUIT = len(RANKS), len(SUITS)
@@ -48,6 +53,11 @@ def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
+
+
+def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
+    """How surely each row is an index corner at all (neither head says "not an index")."""
+    return 1 - np.maximum(p_rank[:, NOT_INDEX_RANK], p_suit[:, NOT_INDEX_SUIT])
 
 
 @dataclass
@@ -73,8 +83,7 @@ class Network:
 
     def index(self, x: np.ndarray) -> np.ndarray:
         """How surely each row of features is an index corner at all (neither head says "not an index")."""
-        p_rank, p_suit = self.predict(x)
-        return 1 - np.maximum(p_rank[:, NOT_INDEX_RANK], p_suit[:, NOT_INDEX_SUIT])
+        return index_share(*self.predict(x))
 
     def hidden(self, x: np.ndarray) -> np.ndarray:
         return np.maximum(x @ self.w1 + self.b1, 0)
@@ -92,28 +101,57 @@ class Network:
 _WEIGHTS = ("w1", "b1", "wr", "br", "ws", "bs")
 
 
+class ConvNet:
+    """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``vision.train``: it takes
+    feature rows (``corners.features``) and gives rank and suit logits (outputs ``rank`` and ``suit``)."""
+
+    BATCH = 512
+    """Rows per forward pass (bounds the memory of a busy frame)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit logits for each row of features."""
+        if not len(x):
+            return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
+        parts = []
+        for start in range(0, len(x), self.BATCH):
+            self.net.setInput(np.ascontiguousarray(x[start:start + self.BATCH], np.float32))
+            parts.append(self.net.forward(["rank", "suit"]))
+        return tuple(np.concatenate([p[k] for p in parts]) for k in (0, 1))  # type: ignore[return-value]
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities for each row of features."""
+        rank, suit = self.logits(x)
+        return softmax(rank), softmax(suit)
+
+
 @dataclass(frozen=True)
 class Reader:
     """The trained reader and screen, the screen's pass mark, and the median card geometry in index
     units (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``)."""
 
-    net: Network
+    net: ConvNet
     screen: Network
     screen_pass: float
     geometry: dict[str, float]
 
-    def save(self, path: Path) -> None:
-        np.savez_compressed(path, **self.net.arrays(), **self.screen.arrays("screen_"),
-                            screen_pass=np.float32(self.screen_pass),
-                            **{k: np.float32(v) for k, v in self.geometry.items()})
+
+def save(path: Path, screen: Network, screen_pass: float, geometry: dict[str, float], **extra: np.ndarray) -> None:
+    """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``)."""
+    np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
+                        **{k: np.float32(v) for k, v in geometry.items()}, **extra)
 
 
 @cache
 def load(path: Path = MODEL) -> Reader:
-    """The trained reader stored at ``path``."""
-    if not path.exists():
-        raise FileNotFoundError(f"card reader model {path} is missing: run python -m vision.train")
+    """The trained reader stored at ``path`` (and beside it, with the suffix ``.onnx``)."""
+    for part in (path, path.with_suffix(".onnx")):
+        if not part.exists():
+            raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train")
     with np.load(path) as data:
-        net, screen = (Network(*(data[prefix + k].astype(np.float32) for k in _WEIGHTS)) for prefix in ("", "screen_"))
+        screen = Network(*(data["screen_" + k].astype(np.float32) for k in _WEIGHTS))
         geometry = {k: float(data[k]) for k in ("centre_x", "centre_y", "card_height")}
-        return Reader(net, screen, float(data["screen_pass"]), geometry)
+        return Reader(ConvNet(path.with_suffix(".onnx")), screen, float(data["screen_pass"]), geometry)

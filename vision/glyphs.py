@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -43,9 +44,13 @@ def screen_view(x: np.ndarray) -> np.ndarray:
     (3, 528)
     """
     n = len(x)
-    ink = x[:, :PATCH_W * PATCH_H].reshape(n, PATCH_H // 2, 2, PATCH_W // 2, 2).astype(np.float32)
-    pooled = ink.mean(axis=(2, 4)).reshape(n, -1)
-    return np.hstack([pooled.round() if x.dtype == np.uint8 else pooled, x[:, PATCH_W * PATCH_H:]]).astype(x.dtype)
+    ink = x[:, :PATCH_W * PATCH_H].reshape(n, PATCH_H, PATCH_W)
+    if x.dtype == np.uint8:
+        ink = ink.astype(np.float32)
+    pooled = ((ink[:, 0::2, 0::2] + ink[:, 0::2, 1::2] + ink[:, 1::2, 0::2] + ink[:, 1::2, 1::2]) / 4).reshape(n, -1)
+    if x.dtype == np.uint8:
+        pooled = pooled.round().astype(np.uint8)
+    return np.hstack([pooled, x[:, PATCH_W * PATCH_H:]])
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -101,16 +106,34 @@ class Network:
 _WEIGHTS = ("w1", "b1", "wr", "br", "ws", "bs")
 
 
+CONV_INPUTS = ("ink", "red", "around")
+
+
+def conv_inputs(x: Any) -> tuple[Any, Any, Any]:
+    """The convolutional reader's three inputs from feature rows (a NumPy array or a PyTorch tensor):
+    the ink patch (n, 1, PATCH_H, PATCH_W), its coarse redness (n, 1, PATCH_H / 2, PATCH_W / 2) and the
+    coarse surroundings (n, CONTEXT ** 2).
+
+    >>> [a.shape for a in conv_inputs(np.zeros((3, 1104), np.float32))]
+    [(3, 1, 32, 24), (3, 1, 16, 12), (3, 144)]
+    """
+    ink, red = PATCH_W * PATCH_H, PATCH_W * PATCH_H // 4
+    return (x[:, :ink].reshape(-1, 1, PATCH_H, PATCH_W), x[:, ink:ink + red].reshape(-1, 1, PATCH_H // 2, PATCH_W // 2),
+            x[:, ink + red:])
+
+
 class ConvNet:
     """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``vision.train``: it takes
-    feature rows (``corners.features``) and gives rank and suit logits (outputs ``rank`` and ``suit``)."""
+    feature rows (``corners.features``, split by ``conv_inputs``) and gives rank and suit logits (outputs
+    ``rank`` and ``suit``). The file has a fixed batch size; OpenCV's classic engine (the only one before
+    OpenCV 5, and the faster one here) runs it on any number of rows."""
 
     BATCH = 512
     """Rows per forward pass (bounds the memory of a busy frame)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, engine: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)) -> None:
         self.path = path
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = cv2.dnn.readNetFromONNX(str(path)) if engine is None else cv2.dnn.readNetFromONNX(str(path), engine)
 
     def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Rank and suit logits for each row of features."""
@@ -118,7 +141,8 @@ class ConvNet:
             return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
         parts = []
         for start in range(0, len(x), self.BATCH):
-            self.net.setInput(np.ascontiguousarray(x[start:start + self.BATCH], np.float32))
+            for name, part in zip(CONV_INPUTS, conv_inputs(x[start:start + self.BATCH]), strict=True):
+                self.net.setInput(np.ascontiguousarray(part, np.float32), name)
             parts.append(self.net.forward(["rank", "suit"]))
         return tuple(np.concatenate([p[k] for p in parts]) for k in (0, 1))  # type: ignore[return-value]
 

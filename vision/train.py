@@ -137,10 +137,11 @@ def fit(x: np.ndarray, y_rank: np.ndarray, y_suit: np.ndarray, hidden: int, epoc
 
 
 def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):  # -> torch.nn.Module
-    """The convolutional reader (PyTorch; training only). It takes the same feature rows as the run-time
-    reader (``corners.features``): the ink patch goes through three 3x3 convolutions, each followed by
-    2x2 max-pooling (the coarse redness joins after the first pooling, where it has the same size); the
-    result, with the coarse surroundings, feeds a hidden layer and the two heads."""
+    """The convolutional reader (PyTorch; training only). It takes the feature rows of the run-time reader
+    (``corners.features``) split by ``glyphs.conv_inputs``: the ink patch goes through three 3x3
+    convolutions, each followed by 2x2 max-pooling (the coarse redness joins after the first pooling,
+    where it has the same size); the result, with the coarse surroundings, feeds a hidden layer and the
+    two heads."""
     import torch
     from torch import nn
 
@@ -160,11 +161,10 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
             self.rank = nn.Linear(hidden, len(glyphs.RANKS) + 1)
             self.suit = nn.Linear(hidden, len(glyphs.SUITS) + 1)
 
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            h = self.conv1(x[:, :ink].reshape(-1, 1, corners.PATCH_H, corners.PATCH_W))
-            h = torch.cat([h, x[:, ink:ink + red].reshape(-1, 1, corners.PATCH_H // 2, corners.PATCH_W // 2)], 1)
-            h = self.conv3(self.conv2(h))
-            h = self.hidden(torch.cat([h.flatten(1), x[:, ink + red:]], 1))
+        def forward(self, ink: torch.Tensor, red: torch.Tensor, around: torch.Tensor
+                    ) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.conv3(self.conv2(torch.cat([self.conv1(ink), red], 1)))
+            h = self.hidden(torch.cat([h.flatten(1), around], 1))
             return self.rank(h), self.suit(h)
 
     return ConvReader()
@@ -219,7 +219,7 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
         total = 0.0
         for start in range(0, per_epoch - batch + 1, batch):
             idx = order[start:start + batch]
-            rank, suit = model(x[idx].float() / 255)
+            rank, suit = model(*glyphs.conv_inputs(x[idx].float() / 255))
             loss = cross_entropy(rank, y_rank[idx]) + cross_entropy(suit, y_suit[idx])
             optimiser.zero_grad()
             loss.backward()
@@ -228,7 +228,7 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
             total += loss.item() * batch
         model.eval()
         with torch.no_grad():
-            logits = [model(torch.from_numpy(check["x"][k:k + 4096]).float() / 255) for k in range(0, len(check["x"]), 4096)]
+            logits = [model(*glyphs.conv_inputs(torch.from_numpy(check["x"][k:k + 4096]).float() / 255)) for k in range(0, len(check["x"]), 4096)]
         p_rank = torch.cat([r for r, _ in logits]).softmax(1).numpy()
         p_suit = torch.cat([s for _, s in logits]).softmax(1).numpy()
         positive = check["rank"] < glyphs.NOT_INDEX_RANK
@@ -246,15 +246,17 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
 
 
 def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # model: torch.nn.Module
-    """Writes ``model`` as ONNX to ``path`` (a batch of any size in, logits ``rank`` and ``suit`` out) and
-    returns ``check`` (rows of features) with the model's logits for them, as PyTorch computed them."""
+    """Writes ``model`` as ONNX to ``path`` (inputs ``glyphs.CONV_INPUTS``, logits ``rank`` and ``suit``
+    out; batch-norm folded into the convolutions) and returns ``check`` (rows of features) with the
+    model's logits for them, as PyTorch computed them. The batch size is fixed in the file (OpenCV's
+    classic importer cannot concatenate inputs of a symbolic size) but ``glyphs.ConvNet`` runs any."""
     import torch
 
     with torch.no_grad():
-        torch.onnx.export(model, (torch.zeros(2, corners.FEATURES),), str(path), input_names=["features"],
-                          output_names=["rank", "suit"], opset_version=13, dynamo=False,
-                          dynamic_axes={"features": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}})
-        rank, suit = model(torch.from_numpy(check))
+        torch.onnx.export(model, glyphs.conv_inputs(torch.zeros(2, corners.FEATURES)), str(path),
+                          input_names=list(glyphs.CONV_INPUTS), output_names=["rank", "suit"], opset_version=13,
+                          dynamo=False)
+        rank, suit = model(*glyphs.conv_inputs(torch.from_numpy(check)))
     return {"check_x": check, "check_rank": rank.numpy(), "check_suit": suit.numpy()}
 
 
@@ -280,6 +282,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(x)} samples ({int(positive.sum())} index corners) from {args.scenes} scenes, "
           f"{len(check['x'])} validation samples, in {time.time() - started:.0f} s", flush=True)
     model = fit_conv(data, check, args.epochs, args.seed, args.threads)
+    if args.cache is not None:  # the PyTorch weights too, to export them again without training
+        import torch
+
+        torch.save(model.state_dict(), args.cache / f"reader-{args.seed}-{args.scenes}.pt")
     coarse = np.concatenate([glyphs.screen_view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
     screen = fit(coarse, y_rank, y_suit, args.screen_hidden, args.epochs, np.random.default_rng(args.seed + 1))
     index = np.concatenate([screen.index(coarse[k:k + 65536].astype(np.float32) / 255)

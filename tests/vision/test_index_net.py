@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import corners, glyphs
 
+ENGINES = [getattr(cv2.dnn, name) for name in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, name)] or [None]
+"""OpenCV's ONNX engines here (OpenCV 4 has one, chosen by default; OpenCV 5 a classic and a new one)."""
 
-def test_the_committed_reader_gives_pytorchs_logits_through_cv2_dnn() -> None:
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_committed_reader_gives_pytorchs_logits_through_cv2_dnn(engine: int | None) -> None:
     with np.load(glyphs.MODEL) as data:
         x, rank, suit = data["check_x"], data["check_rank"], data["check_suit"]
-    got_rank, got_suit = glyphs.load().net.logits(x)
+    got_rank, got_suit = glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx"), engine).logits(x)
     assert len(x) >= 8 and x.shape[1] == corners.FEATURES
     np.testing.assert_allclose(got_rank, rank, atol=1e-4)
     np.testing.assert_allclose(got_suit, suit, atol=1e-4)
@@ -32,7 +37,8 @@ def test_probabilities_and_empty_batches() -> None:
     assert [a.shape for a in net.predict(np.zeros((0, corners.FEATURES), np.float32))] == [(0, 14), (0, 5)]
 
 
-def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_path: Path, engine: int | None) -> None:
     torch = pytest.importorskip("torch")
     from vision import train
 
@@ -45,7 +51,7 @@ def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_pa
     model.eval()
     x = np.random.default_rng(2).random((glyphs.ConvNet.BATCH + 37, corners.FEATURES), dtype=np.float32)
     reference = train.export(model, tmp_path / "reader.onnx", x)
-    net = glyphs.ConvNet(tmp_path / "reader.onnx")
+    net = glyphs.ConvNet(tmp_path / "reader.onnx", engine)
     for rows in (slice(0, 1), slice(0, 40), slice(None)):  # one row, a batch, more than one pass
         rank, suit = net.logits(x[rows])
         np.testing.assert_allclose(rank, reference["check_rank"][rows], atol=1e-4)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from device.demo.recording import ORDER  # noqa: E402 - after the path is set
 from tests.reliability.demo_table import recorded  # noqa: E402
-from tests.reliability.power_cut import START_SHARE, WINDOW, power_cuts  # noqa: E402
+from tests.reliability.power_cut import START_SHARE, WINDOW, power_cuts, resumes  # noqa: E402
 
 
 def main() -> int:
@@ -54,10 +54,17 @@ def main() -> int:
         print(f"power_cut: {error}", file=sys.stderr)
         return 2
     print(f"power cuts: {args.cuts} kills (seed {args.seed}; {START_SHARE:.0%} at 0-{args.longest * 1000:.0f} ms "
-          f"from the start, the others 0-{WINDOW * 1000:.0f} ms after a frame carrying a press) of the device "
+          f"from the start, the others within {WINDOW:g} frame times of a frame carrying a press) of the device "
           f"playing the demo's {args.recording} recording ({len(table.reference.events)} events, "
           f"{table.recording.frames} frames) through the card reader; journal in {folder}; load average "
           f"{load:.1f} at the start", flush=True)
+    started = time.perf_counter()
+    (folder / "resumes").mkdir(exist_ok=True)
+    astray = resumes(table, folder / "resumes")
+    points = len(table.reference.events) + 1
+    print(f"  resumed at each event (0 to {points - 1}), played to the next: {points - len(astray)} of {points} "
+          f"as the reference{f'; astray from {astray}' if astray else ''} ({time.perf_counter() - started:.1f} s)",
+          flush=True)
     started = time.perf_counter()
     (folder / "cuts").mkdir(exist_ok=True)
     tally = power_cuts(table, folder / "cuts", args.cuts, seed=args.seed, longest=args.longest,
@@ -76,7 +83,7 @@ def main() -> int:
           f"({time.perf_counter() - started:.1f} s in all, load average {os.getloadavg()[0]:.1f} at the end)")
     for problem in tally.problems:
         print(f"  ! {problem}")
-    return 1 if tally.failures else 0
+    return 1 if tally.failures or astray else 0
 
 
 if __name__ == "__main__":

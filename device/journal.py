@@ -21,6 +21,7 @@ progress back and replays it.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +32,9 @@ from types import TracebackType
 from typing import Any
 
 SCHEMA_VERSION = 1
+ROOM = 1 << 20
+"""With less free space than this (bytes), a SQLite I/O error means a full disk: in WAL mode opening the
+journal needs room for its ``-wal`` and ``-shm`` files, and fails with "disk I/O error" without it."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -55,11 +59,13 @@ CREATE TABLE IF NOT EXISTS events (
 
 class JournalError(RuntimeError):
     """The journal cannot be read or written (a damaged file, a full disk, ...); the message says which,
-    and ``brief`` says it in a few words for the OLED."""
+    ``brief`` says it in a few words for the OLED, and ``full`` whether the disk is full (room made later
+    lets it work)."""
 
-    def __init__(self, message: str, brief: str | None = None) -> None:
+    def __init__(self, message: str, brief: str | None = None, full: bool = False) -> None:
         super().__init__(message)
         self.brief = brief or message
+        self.full = full
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +114,9 @@ class Journal:
                     self.db.execute(statement)
                 self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.Error as error:
+            if self._full(error):
+                raise JournalError(f"the disk is full: the journal {self.path} cannot be opened ({error})",
+                                   "the disk is full: no room to open the journal", full=True) from error
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
 
     def __enter__(self) -> Journal:
@@ -184,6 +193,20 @@ class Journal:
         return GameRecord(id_, game, json.loads(players), json.loads(settings), started, finished,
                           json.loads(result) if result else None)
 
+    def _full(self, error: sqlite3.Error) -> bool:
+        """Whether SQLite's ``error`` comes of a full disk: SQLITE_FULL, or an I/O error with less than
+        ROOM left where the journal lies."""
+        code = getattr(error, "sqlite_errorcode", None)
+        if code == sqlite3.SQLITE_FULL:
+            return True
+        if code is None or code & 0xFF != sqlite3.SQLITE_IOERR:
+            return False
+        try:
+            disk = os.statvfs(self.path.parent)
+        except OSError:
+            return False
+        return disk.f_bavail * disk.f_frsize < ROOM
+
     @contextmanager
     def _transaction(self) -> Iterator[None]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``; on any failure rolled back, and SQLite's errors reported."""
@@ -194,8 +217,9 @@ class Journal:
         except BaseException as error:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            if isinstance(error, sqlite3.Error) and getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
-                raise JournalError(f"the disk is full (journal {self.path})", "the disk is full: not saved") from error
+            if isinstance(error, sqlite3.Error) and self._full(error):
+                raise JournalError(f"the disk is full (journal {self.path})", "the disk is full: not saved",
+                                   full=True) from error
             if isinstance(error, sqlite3.Error):
                 raise JournalError(f"cannot write the journal {self.path}: {error}") from error
             raise

@@ -3,7 +3,8 @@
 It builds every part from the configuration (OLED, buttons, seat panel, camera, zones, journal, the
 game's flow), resumes the game in progress from the journal, and loops one camera frame at a time under
 ``Lifecycle`` (systemd's READY and watchdog, a clean stop on SIGTERM). A camera that disappears is
-reported on the OLED and reopened until it comes back; the game carries on where it was.
+reported on the OLED and reopened until it comes back; the game carries on where it was. A disk too full
+to open the journal is reported too, and the journal opened once there is room.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:  # the parts are imported when the device runs, not whenever t
     from device.flows.flow import Flow
     from device.flows.loop import ButtonSource, DiceReader, Loop, PanelSource, Reader
     from device.flows.play import Play
+    from device.journal import JournalError
     from device.lifecycle import Lifecycle
     from vision.zones import Calibration
 
@@ -32,6 +34,7 @@ log = logging.getLogger("tablescore")
 
 DEFAULT_CONFIG = Path("/etc/tablescore/tablescore.toml")
 CAMERA_RETRY_SECONDS = 1.0
+JOURNAL_RETRY_SECONDS = 5.0
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,14 +71,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with ExitStack() as stack:
         display = open_display(table.config)
+        play: Play[Any] | None = None
+        full: JournalError | None = None
         try:
             play = open_play(table, stack)
         except JournalError as error:
-            print(f"tablescore run: {error}", file=sys.stderr)
-            return 2
+            if not error.full:
+                print(f"tablescore run: {error}", file=sys.stderr)
+                return 2
+            full = error
         buttons, panel = open_inputs(table.config, stack)
         life = stack.enter_context(Lifecycle(display=display))
-        live(table, play, display, life, buttons, panel)
+        if full is not None:
+            play = wait_for_room(table, stack, display, life, full)
+        if play is not None:
+            live(table, play, display, life, buttons, panel)
     return 0
 
 
@@ -138,6 +148,31 @@ def open_play(table: Table, stack: ExitStack) -> Play[Any]:
 
     journal = stack.enter_context(Journal(table.config.journal.path))
     return Play(journal, table.flow)
+
+
+def wait_for_room(table: Table, stack: ExitStack, display: Display, life: Lifecycle,
+                  full: JournalError) -> Play[Any] | None:
+    """The game in progress once the journal opens: while the disk is too full for it (``full``), the
+    OLED and the log say so and it is tried again every JOURNAL_RETRY_SECONDS; None when a stop comes
+    first."""
+    from device.journal import JournalError
+    from device.screens import Screen
+
+    log.error("%s: waiting for room", full)
+    life.ready("waiting for room: the disk is full")
+    while True:
+        display.show(Screen("Journal", lines=(full.brief, "Retrying...")))
+        if not life.wait(JOURNAL_RETRY_SECONDS):
+            return None
+        try:
+            play = open_play(table, stack)
+        except JournalError as error:
+            if not error.full:
+                raise
+            full = error
+            continue
+        log.info("there is room again: the journal is open")
+        return play
 
 
 def live(table: Table, play: Play[Any], display: Display, life: Lifecycle, buttons: ButtonSource | None,

@@ -9,15 +9,15 @@ the finished game (its result is recorded, the next game begins), and play the r
 
 ``Players.resume`` carries on from where the journal says the game stands, as people at the table do
 from what the restarted device shows: the table is laid as it lay at the frame whose press wrote the
-journal's last event (``Playback.seek``); the camera's first frame shows it so, and the recording goes
-on from the next frame. The players do not wait for the device: the restarted tracker must count the
-cards already down while they go on (at every event of the Cribbage recording, the next press comes 1
-to 17 frames later).
+journal's last event (``Playback.seek``), and the recording goes on from the frame after it. The
+players do not wait for the device: the restarted tracker must count the cards already down while they
+go on (at every event of the Cribbage recording, the next press comes 1 to 17 frames later).
 ``reference`` plays one game uninterrupted and keeps what it confirmed and at which frame.
 """
 
 from __future__ import annotations
 
+import copy
 import ctypes
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,26 +43,27 @@ RECORDING = "cribbage"
 
 
 class Players:
-    """The people at the table acting ``recording`` out as the device's camera (``read``), main buttons
-    (``take``) and seat panel (``get``), from ``events`` into game ``games``; ``marks[n - 1]`` is the frame
-    whose press wrote a game's event ``n``. ``announce()`` is called as each frame carrying a press is
-    read, before the device takes it."""
+    """The people at the table acting a recording out as the device's camera (``read``), main buttons
+    (``take``) and seat panel (``get``), from ``events`` into game ``games``. Each game is played by a copy
+    of ``blank``, the recording's playback not yet begun (copied, as drawing its empty table takes longer
+    than reading a frame); ``marks[n - 1]`` is the frame whose press wrote a game's event ``n``.
+    ``announce()`` is called as each frame carrying a press is read, before the device takes it."""
 
-    def __init__(self, recording: Recording, marks: tuple[int, ...], games: int = 0, events: int = 0,
+    def __init__(self, blank: Playback, marks: tuple[int, ...], games: int = 0, events: int = 0,
                  announce: Callable[[], None] = lambda: None) -> None:
-        self.recording, self.marks, self.announce = recording, marks, announce
+        self.blank, self.marks, self.announce = blank, marks, announce
         self.games = games
         self.done = False
         """Set once the first game the players began is over (its OK for the next game pressed)."""
-        self.playback = Playback(recording)
+        self.playback = self._fresh()
         self._ok: list[Press] = []
         self._frames = self._run(marks[events - 1] if events else -1)
 
     @classmethod
-    def resume(cls, recording: Recording, marks: tuple[int, ...], journal: Journal,
+    def resume(cls, blank: Playback, marks: tuple[int, ...], journal: Journal,
                announce: Callable[[], None] = lambda: None) -> Players:
         """The players carrying on from where the journal says the game stands."""
-        return cls(recording, marks, *position(journal), announce=announce)
+        return cls(blank, marks, *position(journal), announce=announce)
 
     def read(self) -> np.ndarray:
         return next(self._frames)
@@ -82,11 +83,15 @@ class Players:
         """The recording's frame last read (-1 before the first)."""
         return self.playback.frame
 
+    def _fresh(self) -> Playback:
+        """A copy of the blank playback, sharing what is never changed: the recording, the deck's faces."""
+        blank = self.blank
+        return copy.deepcopy(blank, {id(blank.recording): blank.recording, id(blank.stage.deck): blank.stage.deck})
+
     def _run(self, start: int) -> Iterator[np.ndarray]:
         while True:
             if start >= 0:
                 self.playback.seek(start)
-                yield self.playback.stage.image()  # the table as it lay at the last confirmation
             while not self.playback.done:
                 image = self.playback.read()
                 if self.playback.pressed:
@@ -99,17 +104,22 @@ class Players:
             self.announce()
             yield self.playback.stage.image()
             self.done, self.games, start = True, self.games + 1, -1
-            self.playback = Playback(self.recording)
+            self.playback = self._fresh()
 
 
 @dataclass(frozen=True)
 class Recorded:
-    """A recording and what it does when played uninterrupted through the device."""
+    """A recording (its playback not yet begun) and what it does when played uninterrupted through the
+    device."""
 
-    recording: Recording
+    blank: Playback
     marks: tuple[int, ...]
     """The frame whose press wrote each event of a game (event n at ``marks[n - 1]``)."""
     reference: Reference
+
+    @property
+    def recording(self) -> Recording:
+        return self.blank.recording
 
 
 @dataclass
@@ -122,12 +132,13 @@ class Device:
     players: Players
 
 
-def device(recording: Recording, marks: tuple[int, ...], path: Path, display: Any,
+def device(blank: Playback, marks: tuple[int, ...], path: Path, display: Any,
            announce: Callable[[], None] = lambda: None) -> Device:
     """The device on the journal at ``path``, resumed, with the players carrying on where it stands."""
+    recording = blank.recording
     journal = Journal(path)
     play: Play[Any] = Play(journal, flow_for(recording.game, list(recording.players), recording.settings))
-    players = Players.resume(recording, marks, journal, announce)
+    players = Players.resume(blank, marks, journal, announce)
     loop = Loop(play, read_cards, Calibration.default(len(recording.players), size=SIZE), display,
                 tracker=Tracker(TRACKING), buttons=players, panel=players)
     return Device(journal, play, loop, players)
@@ -149,8 +160,8 @@ def recorded(folder: Path, name: str = RECORDING) -> Recorded:
     """Play the recording ``name`` once through the device, uninterrupted, with the OK that starts the
     next game, and keep what it confirmed and at which frames."""
     one_blas_thread()
-    recording = Recording.load(name)
-    run = device(recording, (), folder / "reference.db", Keeper())
+    blank = Playback(Recording.load(name))
+    run = device(blank, (), folder / "reference.db", Keeper())
     states, marks = [digest(run.play.state)], []
     final = None
     while True:
@@ -171,4 +182,4 @@ def recorded(folder: Path, name: str = RECORDING) -> Recorded:
     first = run.journal.games()[0]
     events = tuple((e.kind, e.data) for e in run.journal.events(first.id))
     run.journal.close()
-    return Recorded(recording, tuple(marks), Reference(events, tuple(states), first.result, final))
+    return Recorded(blank, tuple(marks), Reference(events, tuple(states), first.result, final))

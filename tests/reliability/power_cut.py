@@ -11,9 +11,12 @@ confirmed state the page showed. That is how the parent knows what was *confirme
 
 The kill falls at a random moment: for a quarter of the cuts (``START_SHARE``) up to ``longest`` after
 the fork (opening the journal, replaying the game, the first frames); for the others around a
-confirmation, up to ``WINDOW`` after the child has read the first frame carrying a press (the frame read,
-the press taken, the commit, the page drawn, the next frame). The reader takes 15-30 ms a frame, so
-cuts at uniform times would mostly fall in reading, far from any commit.
+confirmation, after the child has read the first frame carrying a press, within ``WINDOW`` frame times
+(the frame read, the press taken, the commit, the page drawn, the next frame). A frame time is the median
+of the last 50 the children timed (each child times the frame before the press; under ``FRAME`` it was
+its first frame or an empty table, and not counted).
+The reader takes 15-50 ms a frame, as loaded as the machine is, so cuts at uniform times would mostly
+fall in reading, far from any commit, and a window in milliseconds would move with the load.
 
 After each kill the parent checks a copy of the journal's files, opened as a restart opens them (so the
 check changes nothing the next restart finds):
@@ -38,25 +41,33 @@ import select
 import shutil
 import signal
 import sqlite3
+import statistics
+import struct
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 from device.display import Display, open_device
+from device.journal import Journal
 from device.lifecycle import Lifecycle
 from device.notify import Notifier
 from device.run_command import _loop
 from device.screens import Screen
-from tests.reliability.demo_table import Recorded, device
+from tests.reliability.demo_table import Players, Recorded, device
 from tests.reliability.table_script import Keeper, Reference, digest, position
 
 START_SHARE = 0.25
 """The share of cuts at a random moment from the start; the others fall around a confirmation."""
-WINDOW = 0.05
-"""How long after a frame carrying a press is read the kill may fall, seconds."""
+WINDOW = 3.0
+"""How long after a frame carrying a press is read the kill may fall, in frame times: the frame is read
+in about one (two when it is a child's first), the commit and the page follow."""
+FRAME = 0.005
+"""Frame times under this (seconds) are not counted: a child's first read, an empty table."""
 STUCK = 60.0
 """A child that reaches no press in this long is stuck (killed and reported as a crash)."""
 
@@ -76,22 +87,38 @@ class Reporter:
         os.write(self.fd, (" ".join(map(str, fields)) + "\n").encode())
 
 
+class Timed:
+    """The players as the device's camera, timing the device's steps (from one read to the next)."""
+
+    def __init__(self, players: Players) -> None:
+        self.players, self.last, self.step = players, time.perf_counter(), 0.0
+
+    def read(self) -> np.ndarray:
+        now = time.perf_counter()
+        self.step, self.last = now - self.last, now
+        return self.players.read()
+
+    def close(self) -> None:
+        pass
+
+
 def child(table: Recorded, path: Path, report: Path, pressed: int) -> None:
-    """The device: resume from the journal and play on until killed; writes a byte to ``pressed`` as
-    each frame carrying a press is read."""
+    """The device: resume from the journal and play on until killed; as each frame carrying a press is
+    read, writes to ``pressed`` how long the frame before took (a double)."""
     fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     display = Display(open_device("dummy"))
     reporter = Reporter(display, fd)
 
     def announce() -> None:
-        os.write(pressed, b"!")
+        os.write(pressed, struct.pack("d", camera.step))
 
     try:
-        run = device(table.recording, table.marks, path, reporter, announce)
+        run = device(table.blank, table.marks, path, reporter, announce)
+        camera = Timed(run.players)
         reporter.play = run.play
         reporter.report("resume", run.play.session.game_id, position(run.journal)[1], digest(run.play.state))
         with Lifecycle(Notifier(environ={}), display) as life:
-            _loop(life, run.loop, display, lambda: run.players, 0.0)
+            _loop(life, run.loop, display, lambda: camera, 0.0)
     except BaseException as error:  # noqa: BLE001 - any way out of the device is a failure to report
         reporter.report("error", repr(error).replace("\n", " "))
     finally:
@@ -229,12 +256,13 @@ def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest:
     path, report = folder / "journal.db", folder / "shown.txt"
     tally = Tally()
     if head_start:
-        run = device(table.recording, table.marks, path, Keeper())
+        run = device(table.blank, table.marks, path, Keeper())
         while position(run.journal)[1] < head_start:
             run.loop.step(run.players.read())
         run.journal.close()
     counts = check(tally, table.reference, path, [], {})
     read = 0
+    frames: deque[float] = deque(maxlen=50)
     threads = cv2.getNumThreads()
     cv2.setNumThreads(0)  # the children read frames in their own thread, none in a pool the fork left behind
     begun = time.perf_counter()
@@ -242,7 +270,7 @@ def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest:
         for _ in range(cuts):
             near = rng.random() >= START_SHARE
             tally.near += near
-            cut(tally, table, path, report, near, rng.uniform(0, WINDOW if near else longest))
+            cut(tally, table, path, report, rng.uniform(0, WINDOW if near else longest), frames if near else None)
             text = report.read_bytes()[read:] if report.exists() else b""
             read += len(text)
             lines = text.decode().splitlines()
@@ -260,9 +288,10 @@ def power_cuts(table: Recorded, folder: Path, cuts: int, seed: int = 1, longest:
     return tally
 
 
-def cut(tally: Tally, table: Recorded, path: Path, report: Path, near: bool, delay: float) -> None:
-    """Start the device and kill it ``delay`` seconds after the start, or with ``near`` after it has read
-    the first frame carrying a press."""
+def cut(tally: Tally, table: Recorded, path: Path, report: Path, delay: float, frames: deque[float] | None) -> None:
+    """Start the device and kill it ``delay`` seconds after the start, or with ``frames`` (the frame times
+    measured so far, to which this child's is added) ``delay`` frame times after it has read the first
+    frame carrying a press."""
     readable, writable = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -270,7 +299,13 @@ def cut(tally: Tally, table: Recorded, path: Path, report: Path, near: bool, del
         child(table, path, report, writable)
     os.close(writable)
     try:
-        pressed = not near or bool(select.select([readable], [], [], STUCK)[0] and os.read(readable, 1))
+        pressed = True
+        if frames is not None:
+            step = os.read(readable, 8) if select.select([readable], [], [], STUCK)[0] else b""
+            pressed = len(step) == 8  # else the child died or is stuck
+            if pressed and (took := struct.unpack("d", step)[0]) >= FRAME:
+                frames.append(took)
+            delay *= statistics.median(frames) if pressed and frames else 0.0
         time.sleep(delay)
         os.kill(pid, signal.SIGKILL)
     finally:
@@ -281,3 +316,29 @@ def cut(tally: Tally, table: Recorded, path: Path, report: Path, near: bool, del
         tally.fail("crashes", f"the device ended by itself (status {status})")
     elif not pressed:
         tally.fail("crashes", f"the device reached no press in {STUCK:.0f} s")
+
+
+def resumes(table: Recorded, folder: Path) -> list[int]:
+    """Resume the game at each of its events in turn (a journal holding the reference's first ``n``) and
+    play on to the next; the points from which it did not reach the reference (its next state, or for
+    the last its result)."""
+    recording, reference = table.recording, table.reference
+    astray = []
+    for n in range(len(reference.events) + 1):
+        path = folder / f"resume-{n}.db"
+        with Journal(path) as journal:
+            game = journal.start_game(recording.game, list(recording.players), recording.settings)
+            for kind, data in reference.events[:n]:
+                journal.append(game, kind, data)
+        run = device(table.blank, table.marks, path, Keeper())
+        while position(run.journal) == (0, n):
+            run.loop.step(run.players.read())
+        if n < len(reference.events):
+            right = position(run.journal) == (0, n + 1) and digest(run.play.state) == reference.states[n + 1]
+        else:
+            right = position(run.journal)[0] == 1 and run.journal.games()[0].result == reference.result
+        run.journal.close()
+        if not right:
+            astray.append(n)
+    return astray
+

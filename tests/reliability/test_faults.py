@@ -12,28 +12,35 @@ SQLite on a small filesystem that really fills up.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import logging
 import os
+import signal
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from luma.core.interface.serial import i2c
 from luma.oled.device import ssd1306
 
 from device import display as display_module
-from device import run_command
+from device import notify, run_command
 from device.buttons import Press
 from device.camera import CameraError
 from device.display import Display, Oled, connect, open_device
+from device.journal import Journal
 from device.lifecycle import Lifecycle
 from device.notify import Notifier
 from device.panel import PanelEvent, SeatPanel
 from device.screens import Screen, render
 from firmware.rig import PanelRig
+from tests.device.notify_standin import NotifySocket
 from tests.device.panel_waits import WAIT, until
 from tests.reliability.table_script import (
     FRAME,
@@ -396,3 +403,70 @@ def test_a_full_disk_takes_no_confirmation_says_so_and_takes_it_once_there_is_ro
     assert run.play.flow.error is None
     assert_intact(run, reference, FAULT_AT + 1)
     assert_carried_on(run, reference)
+
+
+def test_a_full_disk_at_the_start_is_named_and_the_journal_opened_once_there_is_room(
+        small_disk: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In WAL mode the journal cannot even be opened without room for its side files ("disk I/O error").
+    ``tablescore run`` stays up (READY, the watchdog fed), says so on the OLED and in the log, and opens the
+    journal once there is room, the game in progress resumed."""
+    caplog.set_level(logging.INFO)
+    path = small_disk / "journal.db"
+    with Journal(path) as journal:
+        journal.append(journal.start_game("cribbage", ["Ann", "Bob"], {}), "deal", {"dealer": 0})
+    filler = fill(small_disk)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n in range(30):
+        cv2.imwrite(str(frames / f"{n:03}.png"), np.full((180, 320, 3), (40, 110, 30), np.uint8))
+    config = tmp_path / "tablescore.toml"
+    config.write_text(f'[table]\ngame = "cribbage"\nplayers = ["Ann", "Bob"]\n[display]\nkind = "dummy"\n'
+                      f'[camera]\nsource = "{frames}"\nwidth = 320\nheight = 180\n[panel]\nport = "none"\n'
+                      f'[journal]\npath = "{path}"\n')
+    displays: list[Display] = []
+
+    def open_display(config: object) -> Display:
+        displays.append(connect("dummy"))
+        return displays[0]
+
+    monkeypatch.setattr(run_command, "open_display", open_display)
+    monkeypatch.setattr(run_command, "JOURNAL_RETRY_SECONDS", 0.05)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    seen: list[Screen] = []
+    with NotifySocket() as listener:
+        monkeypatch.setenv("NOTIFY_SOCKET", listener.address)
+        monkeypatch.setattr(notify, "_notifier", None)  # the process's notifier is made afresh from this socket
+
+        ended = threading.Event()
+
+        def at_the_table() -> None:
+            """Wait for the OLED to say what is wrong, make room, wait for the journal, stop the device."""
+            try:
+                if until(lambda: ended.is_set() or bool(displays and displays[0].pages
+                                                        and displays[0].pages[0].title == "Journal"), timeout=60):
+                    seen.append(displays[0].pages[0])
+                    filler.unlink()
+                    until(lambda: any("room again" in r.getMessage() for r in list(caplog.records)), timeout=60)
+            finally:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a SIGTERM after run has ended does nothing
+        helper = threading.Thread(target=at_the_table)
+        helper.start()
+        try:
+            status = run_command.run(argparse.Namespace(config=config))
+        finally:
+            ended.set()
+            helper.join()
+            signal.signal(signal.SIGTERM, previous)
+        notified = listener.received()
+    assert status == 0
+    assert [(page.title, " ".join(page.lines)) for page in seen] == [
+        ("Journal", "the disk is full: no room to open the journal Retrying...")]
+    assert notified[:2] == ["READY=1", "STATUS=waiting for room: the disk is full"]
+    assert logged(caplog, logging.ERROR) == [
+        f"the disk is full: the journal {path} cannot be opened (disk I/O error): waiting for room"]
+    assert "there is room again: the journal is open" in logged(caplog, logging.INFO)
+    with Journal(path) as journal:
+        game = journal.current_game()
+        assert game is not None and [e.kind for e in journal.events(game.id)] == ["deal"]

@@ -30,7 +30,7 @@ def test_power_cuts_lose_nothing_and_damage_nothing(tmp_path: Path, demo: Record
     assert tally.resumes > CUTS // 2 and tally.shown > CUTS // 2  # most restarts got going and showed confirmations
     assert tally.pending > 0  # some cuts fell between a commit and its page
     assert tally.games >= 1  # the cuts ran through a whole game, its result recorded, and on into the next
-    run = device(demo.recording, demo.marks, tmp_path / "journal.db", Keeper())  # one more start, in this process
+    run = device(demo.blank, demo.marks, tmp_path / "journal.db", Keeper())  # one more start, in this process
     games = run.journal.games()
     assert [game.result for game in games[:-1]] == [reference.result] * (len(games) - 1)
     now = position(run.journal)[1]

@@ -6,7 +6,8 @@
   reader never saw any of them: it is trained on synthetic tables only). Only ranks nine..ace are
   labelled, so a card counts as correct when its rank is right. Reported cards are matched one to one
   to labelled boxes by overlap (see ``match``); a reported card left unmatched is a phantom (a
-  duplicate of a matched card counts as one too).
+  duplicate of a matched card counts as one too). Each card missed or left unknown is put down to the
+  first stage that lost it (see ``lost_at``).
 - Synthetic: held-out scenes (seeds never used in training, index fonts never used in training:
   ``render.HELD_OUT_FONTS``), 1280x720, rank and suit both checked, matched the same way to the cards'
   outlines; cards whose index corners are all hidden are counted apart (nobody can read them).
@@ -34,8 +35,8 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
-from vision import render  # noqa: E402
-from vision.cards import read_cards  # noqa: E402
+from vision import corners, glyphs, render  # noqa: E402
+from vision.cards import read_cards, read_corners  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"
@@ -105,6 +106,35 @@ def outcome(seen: list[CardSighting], k: int | None, key: Callable[[Card], objec
     return "correct" if key(card) == truth else "wrong"
 
 
+STAGES = ("no candidate pair", "screened out", "not surely an index", "index but not read surely",
+          "read, but placed off the card")
+
+
+def lost_at(image: np.ndarray, box: tuple[int, int, int, int]) -> str:
+    """The first stage of the reader that lost a labelled card (its box holds the card's corners; a
+    rotated card's box holds some table and neighbours too, so this is an estimate): no rank-over-suit
+    pair with its rank mark in the box; none passed the screen; none read as surely an index; only
+    unsure corners; or a read corner whose card was placed too far off to be matched."""
+    x0, y0, x1, y1 = box
+
+    def inside(points: np.ndarray) -> np.ndarray:
+        points = np.asarray(points).reshape(-1, 2)
+        return (points[:, 0] >= x0) & (points[:, 0] <= x1) & (points[:, 1] >= y0) & (points[:, 1] <= y1)
+
+    planes = corners.Planes(image)
+    found = corners.candidates(planes)
+    found = found[np.nonzero(inside(found.rank))[0]]
+    if not len(found):
+        return STAGES[0]
+    reader = glyphs.load()
+    if not (reader.screen.index(glyphs.screen_view(corners.features(planes, found))) >= reader.screen_pass).any():
+        return STAGES[1]
+    read = [c for c in read_corners(image) if inside(c.rank).all()]
+    if not read:
+        return STAGES[2]
+    return STAGES[3] if all(c.card is None for c in read) else STAGES[4]
+
+
 def real_accuracy(data: Path) -> Counter[str]:
     counts: Counter[str] = Counter()
     for path, cards in sorted(real_labels(data).items()):
@@ -113,10 +143,12 @@ def real_accuracy(data: Path) -> Counter[str]:
         boxes = [np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32) for _, (x0, y0, x1, y1) in cards]
         owner, extra = match(seen, boxes, [s.card and s.card.rank for s in seen], [rank for rank, _ in cards])
         counts["phantom"] += extra
-        for (rank, _), k in zip(cards, owner, strict=True):
+        for (rank, box), k in zip(cards, owner, strict=True):
             result = outcome(seen, k, attrgetter("rank"), rank)
             counts["labelled"] += 1
             counts[result] += 1
+            if result in ("missed", "unknown"):
+                counts[f"{result}: {lost_at(image, box)}"] += 1
             if path.parent.name == "test":
                 counts["test labelled"] += 1
                 counts[f"test {result}"] += 1
@@ -180,6 +212,9 @@ def main() -> None:
               f"unknown {share(real, 'unknown', 'labelled')}, missed {share(real, 'missed', 'labelled')}, "
               f"phantom {real['phantom']}; the test split alone ({real['test labelled']} cards): correct "
               f"{share(real, 'test correct', 'test labelled')}, wrong {share(real, 'test wrong', 'test labelled')}")
+        for result in ("missed", "unknown"):
+            print(f"  {result}, by the stage that lost them: "
+                  + ", ".join(f"{stage} {real[f'{result}: {stage}']}" for stage in STAGES if real[f"{result}: {stage}"]))
     else:
         print(f"real photos: skipped, {args.data} is absent")
     if args.scenes:

@@ -5,9 +5,11 @@ corner is visible: alone, fanned, overlapped in a meld, at any angle.
 
 1. ``vision.corners`` proposes rank-over-suit ink pairs on card paper and samples each as an upright
    patch;
-2. the ``vision.glyphs`` network reads each patch as a rank and a suit, or "not an index"; a reading
-   (and being an index at all) counts only if it holds, just as surely, when the patch is re-sampled a
-   little larger, smaller and turned (a glyph unlike any the network learned rarely survives that);
+2. the small ``vision.glyphs`` screen sets aside the candidates that are surely not index corners; the
+   reader network reads the rest as a rank and a suit, or "not an index"; a reading (and being an index
+   at all) counts only if it holds, just as surely, when the patch is re-sampled a little larger and
+   turned one way, and smaller and turned the other (a glyph unlike any the network learned rarely
+   survives that);
 3. repeated reads of one corner are merged (if they disagree, the corner is unknown); the two corners
    of one card (opposite directions, across the card's diagonal) are merged into one sighting (if they
    read different cards, the card is unknown);
@@ -43,7 +45,7 @@ READ_SURE = 0.75
 """A corner counts as read when both its rank and its suit are at least this probable."""
 INDEX_SURE = 0.9
 """A corner not read surely is reported as an unknown card only when it is at least this surely an index."""
-VARIANTS = ((0.92, 0.0), (1.08, 0.0), (1.0, 0.07), (1.0, -0.07))
+VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
@@ -73,8 +75,7 @@ def read_cards(frame: np.ndarray) -> list[CardSighting]:
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     found = read_corners(image)
-    net_geometry = glyphs.load()[1]
-    cards = _assemble(found, net_geometry)
+    cards = _assemble(found, glyphs.load().geometry)
     if shrink < 1.0:
         cards = [_rescale(c, 1 / shrink) for c in cards]
     return cards
@@ -103,9 +104,13 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     found = corners.candidates(planes)
     if not len(found):
         return []
-    net, _ = glyphs.load()
-    p_rank, p_suit = net.predict(corners.features(planes, found))
-    index = 1 - np.maximum(p_rank[:, glyphs.NOT_INDEX_RANK], p_suit[:, glyphs.NOT_INDEX_SUIT])
+    reader = glyphs.load()
+    x = corners.features(planes, found)
+    screened = np.nonzero(reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass)[0]
+    found, x = found[screened], x[screened]
+    net = reader.net
+    p_rank, p_suit = net.predict(x)
+    index = glyphs.index_share(p_rank, p_suit)
     keep = np.nonzero(index >= 0.5)[0]
     found = found[keep]
     p_rank, p_suit, index = p_rank[keep], p_suit[keep], index[keep]
@@ -118,8 +123,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     for k in range(len(VARIANTS)):
         part = slice(k * len(found), (k + 1) * len(found))
         sure = np.minimum(sure, np.minimum(v_rank[part][rows, rank_k], v_suit[part][rows, suit_k]))
-        index = np.minimum(index, 1 - np.maximum(v_rank[part][:, glyphs.NOT_INDEX_RANK],
-                                                 v_suit[part][:, glyphs.NOT_INDEX_SUIT]))
+        index = np.minimum(index, glyphs.index_share(v_rank[part], v_suit[part]))
     order = np.argsort(-(sure + index))
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:
@@ -142,7 +146,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
 
 
 def _variants(found: corners.Candidates) -> corners.Candidates:
-    """The candidates again, slightly larger, smaller and turned either way (``VARIANTS`` in turn)."""
+    """The candidates again, re-framed by each of ``VARIANTS`` in turn."""
     parts = [found.varied(turn, grow) for grow, turn in VARIANTS]
     return corners.Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
 

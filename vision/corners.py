@@ -35,13 +35,20 @@ CONTEXT, CONTEXT_SPAN = 12, 5.0
 the rank mark (where a card's corner is) to below-right (into the card)."""
 FEATURES = PATCH_W * PATCH_H + (PATCH_W // 2) * (PATCH_H // 2) + CONTEXT * CONTEXT
 
-_GRID = np.stack(np.meshgrid(LEFT + (np.arange(PATCH_W) + 0.5) / PATCH_W * (RIGHT - LEFT),
-                             TOP + (np.arange(PATCH_H) + 0.5) / PATCH_H * (BOTTOM - TOP)), axis=-1).reshape(-1, 2)
+
+
+def _grid(w: int, h: int) -> np.ndarray:
+    """Sample points (h * w, 2) over the patch's extent, in scale units from the rank mark."""
+    return np.stack(np.meshgrid(LEFT + (np.arange(w) + 0.5) / w * (RIGHT - LEFT),
+                                TOP + (np.arange(h) + 0.5) / h * (BOTTOM - TOP)), axis=-1).reshape(-1, 2)
+
+
+_GRID, _COARSE_GRID = _grid(PATCH_W, PATCH_H), _grid(PATCH_W // 2, PATCH_H // 2)
 _CONTEXT = np.stack(np.meshgrid(*[-2.0 + (np.arange(CONTEXT) + 0.5) / CONTEXT * CONTEXT_SPAN] * 2),
                     axis=-1).reshape(-1, 2)
 _MARK_ROWS = slice(round((-0.6 - TOP) / (BOTTOM - TOP) * PATCH_H), round((0.6 - TOP) / (BOTTOM - TOP) * PATCH_H))
 _MARK_COLS = slice(round((-0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W), round((0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W))
-INK_SHARE = 0.7  # ink is darker than this share of the brightest paper nearby
+INK_SHARES = (0.5, 0.7, 0.82)  # ink is darker than one of these shares of the brightest paper nearby
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark
@@ -77,12 +84,13 @@ class Candidates:
         """The card's "right" for each candidate (down turned a quarter counter-clockwise on screen)."""
         return np.stack([self.down[:, 1], -self.down[:, 0]], axis=1)
 
-    def to_image(self, points: np.ndarray) -> np.ndarray:
-        """Image positions (n, k, 2) of card-frame offsets ``points`` (k, 2: right, down, in scale units)."""
-        px, py = (np.asarray(points, np.float32)[None, :, k] for k in (0, 1))
+    def to_image(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Image x and y (each n, k) of card-frame offsets ``points`` (k, 2: right, down, in scale units)."""
         right, down = self.right * self.scale[:, None], self.down * self.scale[:, None]
-        return np.stack([self.rank[:, k, None] + px * right[:, k, None] + py * down[:, k, None] for k in (0, 1)],
-                        axis=-1)
+        # one matrix product per coordinate: [right_c, down_c, origin_c] . [px, py, 1]
+        terms = np.vstack([np.asarray(points, np.float32).T, np.ones((1, len(points)), np.float32)])
+        return tuple(np.ascontiguousarray(np.stack([right[:, c], down[:, c], self.rank[:, c]], axis=1), np.float32)
+                     @ terms for c in (0, 1))  # type: ignore[return-value]
 
 
 class Planes:
@@ -107,12 +115,25 @@ class Planes:
 
 
 def candidates(frame: np.ndarray | Planes) -> Candidates:
-    """All rank-over-suit pairs that could be an index corner in a BGR frame."""
+    """All rank-over-suit pairs that could be an index corner in a BGR frame.
+
+    Marks are cut at several ink levels (``INK_SHARES``): the strictest separates a rank from a suit
+    or a picture frame it touches once blurred, the loosest finds faint red strokes; a pair found at
+    several levels is kept once."""
     planes = frame if isinstance(frame, Planes) else Planes(frame)
     lo = planes.lo
-    h, w = lo.shape
     paper = paper_mask(planes)
-    ink = ink_mask(lo) & cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
+    near_paper = cv2.dilate(paper * 255, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
+    darkness = cv2.divide(lo, paper_level(lo), scale=255)  # 255 is as bright as the paper nearby
+    parts = [_pairs(cv2.bitwise_and(cv2.compare(darkness, 255 * share, cv2.CMP_LT), near_paper), paper)
+             for share in INK_SHARES]
+    found = Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
+    return found[_distinct(found)]
+
+
+def _pairs(ink: np.ndarray, paper: np.ndarray) -> Candidates:
+    """Rank-over-suit pairs among the marks of one ink mask."""
+    h, w = ink.shape
     _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
     x, y, bw, bh, area = (stats[1:, k].astype(np.float32) for k in range(5))
     size = np.maximum(bw, bh)
@@ -141,13 +162,20 @@ def candidates(frame: np.ndarray | Planes) -> Candidates:
     return Candidates(center[ri], (vec / scale[:, None]).astype(np.float32), scale.astype(np.float32))
 
 
-def ink_mask(lo: np.ndarray) -> np.ndarray:
-    """Ink: pixels under INK_SHARE of the brightest paper within a few glyphs' reach. Relative to the
-    paper, not to the local mean, so the narrow gaps between a corner pip and a big pip stay paper."""
+def _distinct(found: Candidates) -> np.ndarray:
+    """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
+    earlier candidate's (the same pair found at another ink level)."""
+    suit = found.rank + found.down * found.scale[:, None]
+    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int32)
+    return np.sort(np.unique(cells, axis=0, return_index=True)[1])
+
+
+def paper_level(lo: np.ndarray) -> np.ndarray:
+    """The brightest paper within a few glyphs' reach of each pixel (ink is measured against it, not
+    against the local mean, so the narrow gaps between a corner pip and a big pip stay paper)."""
     h, w = lo.shape
     small = cv2.resize(lo, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    bright = cv2.resize(cv2.dilate(small, np.ones((5, 5), np.uint8)), (w, h), interpolation=cv2.INTER_LINEAR)
-    return ((lo < cv2.multiply(bright, INK_SHARE, dtype=cv2.CV_8U)) & (bright > 60)).astype(np.uint8)
+    return cv2.resize(cv2.dilate(small, np.ones((5, 5), np.uint8)), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def paper_mask(planes: Planes) -> np.ndarray:
@@ -190,40 +218,36 @@ def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
         return np.zeros((0, FEATURES), np.float32)
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
     n = len(found)
-    grid = found.to_image(_GRID).reshape(n, PATCH_H, PATCH_W, 2)
     step = found.scale * (RIGHT - LEFT) / PATCH_W
-    ink = _sample_patches(lo_pyramid, grid, step).reshape(n, -1)
-    redp = _sample_patches(red_pyramid, grid, step)
-    around = _sample_patches(lo_pyramid, found.to_image(_CONTEXT).reshape(n, CONTEXT, CONTEXT, 2),
-                             found.scale * CONTEXT_SPAN / CONTEXT).reshape(n, -1)
+    ink = _sample_patches(lo_pyramid, found.to_image(_GRID), step)
+    coarse = _sample_patches(red_pyramid, found.to_image(_COARSE_GRID), 2 * step)
+    around = _sample_patches(lo_pyramid, found.to_image(_CONTEXT), found.scale * CONTEXT_SPAN / CONTEXT)
     # paper is the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)
     p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None]
     p_hi = ink.max(axis=1)[:, None]
     span = np.maximum(p_hi - p_lo, 25)
-    coarse = (redp[:, ::2, ::2] + redp[:, 1::2, ::2] + redp[:, ::2, 1::2] + redp[:, 1::2, 1::2]).reshape(n, -1) / 4
     return np.hstack([1 - np.clip((ink - p_lo) / span, 0, 1), np.clip(coarse * 2 / span, 0, 1),
                       1 - np.clip((around - p_lo) / span, 0, 1)]).astype(np.float32)
 
 
-def _sample_patches(pyramid: list[np.ndarray], grid: np.ndarray, step: np.ndarray) -> np.ndarray:
-    """Patches sampled at ``grid`` (n, h, w, 2 image points) from the pyramid level whose pixels are
+def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndarray], step: np.ndarray) -> np.ndarray:
+    """Samples (n, k) at image ``points`` (x and y, each n x k) from the pyramid level whose pixels are
     about ``step`` (n,) apart, so large corners are not aliased."""
-    n, ph, pw, _ = grid.shape
+    xs, ys = points
     level = np.clip(np.floor(np.log2(np.maximum(step, 1.0))), 0, len(pyramid) - 1).astype(int)
-    out = np.zeros((n, ph, pw), np.float32)
+    out = np.zeros(xs.shape, np.float32)
     for lv, image in enumerate(pyramid):
         pick = np.nonzero(level == lv)[0]
         if len(pick):
-            maps = (grid[pick] / (2**lv)).reshape(-1, pw, 2).astype(np.float32)
-            out[pick] = _sample(image, maps).reshape(len(pick), ph, pw)
+            out[pick] = _sample(image, xs[pick] / 2**lv, ys[pick] / 2**lv)
     return out
 
 
-def _sample(image: np.ndarray, maps: np.ndarray) -> np.ndarray:
-    """Bilinear samples of ``image`` at the (rows, cols, 2) points ``maps``, in blocks remap can take."""
-    out = np.empty(maps.shape[:2], np.float32)
+def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``image`` at points ``xs``, ``ys`` (rows, cols), in blocks remap can take."""
+    out = np.empty(xs.shape, np.float32)
     rows = 30000  # cv2.remap wants maps under 32767 rows
-    for start in range(0, len(maps), rows):
-        part = maps[start:start + rows]
-        out[start:start + rows] = cv2.remap(image, part, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    for start in range(0, len(xs), rows):
+        part = slice(start, start + rows)
+        out[part] = cv2.remap(image, xs[part], ys[part], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out

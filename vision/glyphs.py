@@ -1,8 +1,14 @@
-"""The index-corner classifier: a small NumPy network reading rank and suit from a corner patch.
+"""The index-corner classifier: two small networks reading rank and suit from a corner patch.
 
-One hidden layer feeds two softmax heads: the rank (A..K, or "not an index") and the suit (S H D C, or
-"not an index"). Its weights are ``vision/models/index_reader.npz``, made by ``python -m vision.train``
-from synthetic card tables only.
+Each has two softmax heads: the rank (A..K, or "not an index") and the suit (S H D C, or "not an
+index"). The *screen* (NumPy, one hidden layer) reads a coarse view of the patch (``screen_view``) and
+cheaply sets aside the many candidates that are surely not index corners (pips, picture details, print).
+The *reader* reads the rest: a small convolutional network (``ConvNet``: three 3x3 convolutions with
+max-pooling on the ink patch, then a hidden layer), run by OpenCV's ``cv2.dnn`` from an ONNX file, so
+shifts, stroke widths and unusual glyphs are tolerated far better than by a layer on raw pixels. The
+models are ``vision/models/index_reader.npz`` (screen, pass mark, card geometry) and
+``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train`` from synthetic card
+tables only.
 
 >>> import numpy as np
 >>> net = Network.fresh(np.random.default_rng(0), inputs=4, hidden=3)
@@ -16,15 +22,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
+import cv2
 import numpy as np
 
 from scoring.cards import Rank, Suit
+from vision.corners import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
+"""The screen, its pass mark and the card geometry; the reader is beside it, with the suffix ``.onnx``."""
 RANKS = tuple(Rank)  # head index k is RANKS[k]; the last class is "not an index"
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 NOT_INDEX_RANK, NOT_INDEX_SUIT = len(RANKS), len(SUITS)
+
+
+def screen_view(x: np.ndarray) -> np.ndarray:
+    """The screen's inputs from full feature rows: the ink patch averaged over 2x2 blocks, the rest as is.
+
+    >>> screen_view(np.ones((3, 1104), np.float32)).shape
+    (3, 528)
+    """
+    n = len(x)
+    ink = x[:, :PATCH_W * PATCH_H].reshape(n, PATCH_H, PATCH_W)
+    if x.dtype == np.uint8:
+        ink = ink.astype(np.float32)
+    pooled = ((ink[:, 0::2, 0::2] + ink[:, 0::2, 1::2] + ink[:, 1::2, 0::2] + ink[:, 1::2, 1::2]) / 4).reshape(n, -1)
+    if x.dtype == np.uint8:
+        pooled = pooled.round().astype(np.uint8)
+    return np.hstack([pooled, x[:, PATCH_W * PATCH_H:]])
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -32,6 +58,11 @@ def softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)
+
+
+def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
+    """How surely each row is an index corner at all (neither head says "not an index")."""
+    return 1 - np.maximum(p_rank[:, NOT_INDEX_RANK], p_suit[:, NOT_INDEX_SUIT])
 
 
 @dataclass
@@ -55,6 +86,10 @@ class Network:
                        np.zeros(len(RANKS) + 1, np.float32), layer(hidden, len(SUITS) + 1),
                        np.zeros(len(SUITS) + 1, np.float32))
 
+    def index(self, x: np.ndarray) -> np.ndarray:
+        """How surely each row of features is an index corner at all (neither head says "not an index")."""
+        return index_share(*self.predict(x))
+
     def hidden(self, x: np.ndarray) -> np.ndarray:
         return np.maximum(x @ self.w1 + self.b1, 0)
 
@@ -63,17 +98,84 @@ class Network:
         h = self.hidden(x)
         return softmax(h @ self.wr + self.br), softmax(h @ self.ws + self.bs)
 
-    def save(self, path: Path, **extra: np.ndarray) -> None:
-        np.savez_compressed(path, w1=self.w1, b1=self.b1, wr=self.wr, br=self.br, ws=self.ws, bs=self.bs,
-                            **extra)
+    def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """The weights by name (``prefix`` before each), as saved."""
+        return {prefix + k: getattr(self, k) for k in _WEIGHTS}
+
+
+_WEIGHTS = ("w1", "b1", "wr", "br", "ws", "bs")
+
+
+CONV_INPUTS = ("ink", "red", "around")
+
+
+def conv_inputs(x: Any) -> tuple[Any, Any, Any]:
+    """The convolutional reader's three inputs from feature rows (a NumPy array or a PyTorch tensor):
+    the ink patch (n, 1, PATCH_H, PATCH_W), its coarse redness (n, 1, PATCH_H / 2, PATCH_W / 2) and the
+    coarse surroundings (n, CONTEXT ** 2).
+
+    >>> [a.shape for a in conv_inputs(np.zeros((3, 1104), np.float32))]
+    [(3, 1, 32, 24), (3, 1, 16, 12), (3, 144)]
+    """
+    ink, red = PATCH_W * PATCH_H, PATCH_W * PATCH_H // 4
+    return (x[:, :ink].reshape(-1, 1, PATCH_H, PATCH_W), x[:, ink:ink + red].reshape(-1, 1, PATCH_H // 2, PATCH_W // 2),
+            x[:, ink + red:])
+
+
+class ConvNet:
+    """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``vision.train``: it takes
+    feature rows (``corners.features``, split by ``conv_inputs``) and gives rank and suit logits (outputs
+    ``rank`` and ``suit``). The file has a fixed batch size; OpenCV's classic engine (the only one before
+    OpenCV 5, and the faster one here) runs it on any number of rows."""
+
+    BATCH = 512
+    """Rows per forward pass (bounds the memory of a busy frame)."""
+
+    def __init__(self, path: Path, engine: int | None = getattr(cv2.dnn, "ENGINE_CLASSIC", None)) -> None:
+        self.path = path
+        self.net = cv2.dnn.readNetFromONNX(str(path)) if engine is None else cv2.dnn.readNetFromONNX(str(path), engine)
+
+    def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit logits for each row of features."""
+        if not len(x):
+            return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
+        parts = []
+        for start in range(0, len(x), self.BATCH):
+            for name, part in zip(CONV_INPUTS, conv_inputs(x[start:start + self.BATCH]), strict=True):
+                self.net.setInput(np.ascontiguousarray(part, np.float32), name)
+            parts.append(self.net.forward(["rank", "suit"]))
+        return tuple(np.concatenate([p[k] for p in parts]) for k in (0, 1))  # type: ignore[return-value]
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities for each row of features."""
+        rank, suit = self.logits(x)
+        return softmax(rank), softmax(suit)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """The trained reader and screen, the screen's pass mark, and the median card geometry in index
+    units (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``)."""
+
+    net: ConvNet
+    screen: Network
+    screen_pass: float
+    geometry: dict[str, float]
+
+
+def save(path: Path, screen: Network, screen_pass: float, geometry: dict[str, float], **extra: np.ndarray) -> None:
+    """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``)."""
+    np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
+                        **{k: np.float32(v) for k, v in geometry.items()}, **extra)
 
 
 @cache
-def load(path: Path = MODEL) -> tuple[Network, dict[str, float]]:
-    """The trained network and the card geometry stored with it (see ``vision.train``)."""
-    if not path.exists():
-        raise FileNotFoundError(f"card reader model {path} is missing: run python -m vision.train")
+def load(path: Path = MODEL) -> Reader:
+    """The trained reader stored at ``path`` (and beside it, with the suffix ``.onnx``)."""
+    for part in (path, path.with_suffix(".onnx")):
+        if not part.exists():
+            raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train")
     with np.load(path) as data:
-        net = Network(*(data[k].astype(np.float32) for k in ("w1", "b1", "wr", "br", "ws", "bs")))
-        geometry = {k: float(data[k]) for k in data.files if data[k].ndim == 0}
-    return net, geometry
+        screen = Network(*(data["screen_" + k].astype(np.float32) for k in _WEIGHTS))
+        geometry = {k: float(data[k]) for k in ("centre_x", "centre_y", "card_height")}
+        return Reader(ConvNet(path.with_suffix(".onnx")), screen, float(data["screen_pass"]), geometry)

@@ -83,14 +83,76 @@ def available(names: tuple[str, ...]) -> list[str]:
 
 
 @cache
-def glyph(font: str, text: str) -> np.ndarray:
-    """The ink of ``text`` in ``font``, cropped to its box, as a float mask about 120 pixels tall."""
+def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
+    """The ink of ``text`` in ``font``, cropped to its box, as a float mask about 120 pixels tall, its
+    strokes ``stroke`` pixels bolder each side (thinner when negative: light and heavy print)."""
     from PIL import Image, ImageDraw, ImageFont
 
     face = ImageFont.truetype(font_path(font), 120)
     canvas = Image.new("L", (120 * (len(text) + 1), 220), 0)
     ImageDraw.Draw(canvas).text((30, 30), text, font=face, fill=255)
     ink = np.asarray(canvas, dtype=np.float32) / 255.0
+    if stroke:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(stroke) + 1,) * 2)
+        thinned = cv2.erode(ink, kernel)
+        ink = cv2.dilate(ink, kernel) if stroke > 0 else thinned if thinned.max() > 0.5 else ink
+    ys, xs = np.nonzero(ink > 0.1)
+    return np.ascontiguousarray(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
+
+
+@cache
+def drawn_suit(suit: Suit, style: int) -> np.ndarray:
+    """A suit sign drawn from circles and polygons in one of many styles (leaf sizes, widths, stems), as
+    a float mask about 120 pixels tall: card pips vary more than font glyphs do."""
+    rng = np.random.default_rng(style)
+    s = 4  # drawn 4 times larger, then reduced: smooth edges
+    canvas = np.zeros((160 * s, 160 * s), np.uint8)
+    cx, top, bottom = 80 * s, 20 * s, 140 * s
+    width = rng.uniform(0.72, 0.95) * (bottom - top)
+    def circle(x: float, y: float, r: float) -> None:
+        cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
+    def poly(points: list[tuple[float, float]]) -> None:
+        cv2.fillPoly(canvas, [np.round(np.array(points)).astype(np.int32)], 255, cv2.LINE_AA)
+    if suit is Suit.DIAMONDS:
+        bow = rng.uniform(0, 0.05) * width
+        half, mid = width * rng.uniform(0.38, 0.46), (top + bottom) / 2
+        tips = [(cx, top), (cx + half, mid), (cx, bottom), (cx - half, mid)]
+        edge = []
+        for (x0, y0), (x1, y1) in zip(tips, tips[1:] + tips[:1], strict=True):
+            for t in np.linspace(0, 1, 12, endpoint=False):  # sides bowed inwards
+                x, y = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+                pull = bow * 4 * t * (1 - t)
+                edge.append((x + (cx - x) / max(1.0, abs(cx - x)) * pull * (abs(cx - x) > 1), y + (mid - y) / max(1.0, abs(mid - y)) * pull * 0.5))
+        poly(edge)
+    elif suit in (Suit.HEARTS, Suit.SPADES):
+        lobe = width * rng.uniform(0.25, 0.3)
+        point = bottom if suit is Suit.HEARTS else top + (bottom - top) * rng.uniform(0.72, 0.82)
+        lobes_y = top + lobe if suit is Suit.HEARTS else point - lobe * rng.uniform(0.9, 1.2)
+        tip = top if suit is Suit.SPADES else bottom
+        for side in (-1, 1):
+            circle(cx + side * (width / 2 - lobe), lobes_y, lobe)
+        poly([(cx - width / 2 + lobe * 0.05, lobes_y + (lobe * 0.3 if suit is Suit.HEARTS else -lobe * 0.3)), (cx, tip),
+              (cx + width / 2 - lobe * 0.05, lobes_y + (lobe * 0.3 if suit is Suit.HEARTS else -lobe * 0.3)),
+              (cx, lobes_y)])
+        if suit is Suit.SPADES:  # the lobes' underside, down to the stem
+            circle(cx, lobes_y + lobe * 0.2, lobe * 0.8)
+        if suit is Suit.HEARTS:
+            poly([(cx - width / 2 + lobe * 0.3, lobes_y + lobe * 0.5), (cx, bottom), (cx + width / 2 - lobe * 0.3, lobes_y + lobe * 0.5)])
+    else:  # clubs
+        leaf = width * rng.uniform(0.22, 0.28)
+        spread = rng.uniform(0.85, 1.05)
+        circle(cx, top + leaf, leaf)
+        low = top + leaf * (1 + 1.6 * spread)
+        for side in (-1, 1):
+            circle(cx + side * leaf * 1.15 * spread, low, leaf)
+        poly([(cx - leaf * 0.5, top + leaf), (cx + leaf * 0.5, top + leaf), (cx + leaf * 0.4, low), (cx - leaf * 0.4, low)])
+        circle(cx, low - leaf * 0.2, leaf * 0.6)
+        point = low + leaf * 0.3
+    if suit in (Suit.SPADES, Suit.CLUBS):  # a stem, flared at its foot
+        foot = width * rng.uniform(0.18, 0.35)
+        neck = width * rng.uniform(0.03, 0.08)
+        poly([(cx - neck, point - 4 * s), (cx + neck, point - 4 * s), (cx + foot, bottom), (cx - foot, bottom)])
+    ink = cv2.resize(canvas, None, fx=1 / s, fy=1 / s, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     ys, xs = np.nonzero(ink > 0.1)
     return np.ascontiguousarray(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
 
@@ -118,16 +180,19 @@ class Design:
 
     rank_font: str
     suit_font: str
+    suit_style: int  # drawn suit signs in this style (``drawn_suit``), or 0: signs of ``suit_font``
     index_height: float  # rank glyph height / card height
     index_x: float  # rank centre x / card width
     index_top: float  # rank top / card height
     suit_scale: float  # suit pip height / rank height
     gap: float  # gap between rank and suit / rank height
     squeeze: float  # width factor of the rank glyphs (narrow decks)
+    stroke: int  # rank strokes made bolder (or thinner, if negative) by this many pixels at 120 px
     pip_scale: float  # centre pip height / card height
     pip_column: float  # x of the left pip column / card width
     pip_top: float  # y of the top pip row / card height
     court_inset: float  # margin of a court picture / card width
+    court_pip: float  # height of the suit pip inside a court picture / card height
     paper: tuple[int, int, int]
     red: tuple[int, int, int]
     black: tuple[int, int, int]
@@ -140,19 +205,22 @@ class Design:
         return Design(
             rank_font=str(rng.choice(fonts)),
             suit_font=str(rng.choice(available(SUIT_FONTS))),
+            suit_style=int(rng.integers(1, 10_000)) if rng.random() < 0.6 else 0,
             index_height=float(rng.uniform(0.075, 0.13) if rng.random() < 0.85 else rng.uniform(0.13, 0.17)),
             index_x=float(rng.uniform(0.075, 0.12)),
             index_top=float(rng.uniform(0.035, 0.06)),
             suit_scale=float(rng.uniform(0.55, 0.9)),
             gap=float(rng.uniform(0.12, 0.35)),
             squeeze=float(rng.uniform(0.6, 1.05)),
+            stroke=int(rng.integers(-4, 4)),
             pip_scale=float(rng.uniform(0.11, 0.19)),
             pip_column=float(rng.uniform(0.24, 0.33)),
             pip_top=float(rng.uniform(0.16, 0.24)),
-            court_inset=float(rng.uniform(0.15, 0.25)),
+            court_inset=float(rng.uniform(0.1, 0.25)),
+            court_pip=float(rng.uniform(0.06, 0.16)),
             paper=tuple(int(v) for v in np.clip(np.array([246, 248, 248]) + tint, 0, 255)),
-            red=(int(rng.integers(20, 60)), int(rng.integers(10, 50)), int(rng.integers(170, 230))),
-            black=tuple(int(v) for v in rng.integers(0, 45, 3)),
+            red=(int(rng.integers(20, 130)), int(rng.integers(10, 120)), int(rng.integers(170, 240))),
+            black=tuple(int(v) for v in rng.integers(0, 45, 3) + rng.integers(0, 40)),
             border=bool(rng.random() < 0.3),
         )
 
@@ -171,10 +239,11 @@ def card_face(card: Card, design: Design, rng: np.random.Generator) -> tuple[np.
     face = np.empty((FACE_H, FACE_W, 3), np.uint8)
     face[:] = design.paper
     color = design.red if card.suit in RED else design.black
-    suit_mask = glyph(design.suit_font, SUIT_CHARS[card.suit])
+    suit_mask = (drawn_suit(card.suit, design.suit_style) if design.suit_style
+                 else glyph(design.suit_font, SUIT_CHARS[card.suit]))
     if design.border:
         cv2.rectangle(face, (6, 6), (FACE_W - 7, FACE_H - 7), design.black, 1)
-    rank_mask = glyph(design.rank_font, card.rank.label)
+    rank_mask = glyph(design.rank_font, card.rank.label, design.stroke)
     rh = design.index_height * FACE_H
     rw = rh * rank_mask.shape[1] / rank_mask.shape[0] * design.squeeze
     sh = rh * design.suit_scale
@@ -231,7 +300,8 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
                 axes = (int(rng.integers(3, 22)), int(rng.integers(3, 22)))
                 cv2.ellipse(face, p, axes, float(rng.uniform(0, 180)), 0, 360, c, -1 if rng.random() < 0.6 else 2)
         cv2.rectangle(face, (x0, y0), (x1, y1), design.black, 2)
-        _stamp(face, suit_mask, (x0 + 4, y0 + 4, 22 * aspect, 22), color)
+        ph = design.court_pip * FACE_H
+        _stamp(face, suit_mask, (x0 + 4, y0 + 4, ph * aspect, ph), color)
 
 
 def card_back(rng: np.random.Generator) -> np.ndarray:
@@ -260,9 +330,10 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np
 
 
 def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    """A table top: light or dark wood, felt, carpet, cloth, tiles or a plain surface."""
+    """A table top: light or dark wood, felt, carpet, cloth, tiles, a plain surface, a white towel or a
+    newspaper (small print, so that letters on paper are seen not to be card indices)."""
     h, w = shape
-    kind = rng.choice(["wood", "wood", "wood", "felt", "carpet", "cloth", "tiles", "plain"])
+    kind = rng.choice(["wood", "wood", "wood", "felt", "carpet", "cloth", "tiles", "plain", "towel", "print"])
     if kind == "wood":
         base = np.array([rng.uniform(60, 170), rng.uniform(110, 200), rng.uniform(160, 235)]) * rng.uniform(0.45, 1.0)
         angle = rng.uniform(0, math.pi)
@@ -292,10 +363,33 @@ def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
         for k in range(0, max(h, w), step):
             img[k:k + 3, :] *= 0.7
             img[:, k:k + 3] *= 0.7
+    elif kind == "towel":
+        base = rng.uniform(185, 250, 3)
+        img = base * (1 - 0.18 * np.abs(_noise(rng, shape, 1.5))[..., None] - 0.05 * _noise(rng, shape, 30)[..., None])
+    elif kind == "print":
+        paper = np.empty((h, w, 3), np.uint8)
+        paper[:] = rng.uniform(170, 235, 3)
+        _print_text(rng, paper)
+        img = paper.astype(np.float32)
     else:
         base = rng.uniform(30, 200, 3)
         img = base * (1 + 0.03 * _noise(rng, shape, 2)[..., None])
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _print_text(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Lines of small random print (letters and digits in OpenCV's stroke fonts) over ``img``."""
+    h, w = img.shape[:2]
+    font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+                           cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL]))
+    size = float(rng.uniform(0.25, 0.8))
+    ink = tuple(float(v) for v in [rng.uniform(10, 70)] * 3)
+    chars = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.,;!?- "))
+    step = int(30 * size * rng.uniform(1.2, 1.8)) + 4
+    for y in range(int(rng.integers(4, step + 4)), h + step, step):
+        line = "".join(rng.choice(chars, w // max(3, int(12 * size)) + 2))
+        cv2.putText(img, line, (-int(rng.integers(0, 20)), y), font, size, ink, 1 + int(rng.random() < 0.3 * size),
+                    cv2.LINE_AA)
 
 
 @dataclass
@@ -447,12 +541,21 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         cv2.ellipse(g, (int(rng.integers(w)), int(rng.integers(h))), (int(rng.integers(20, 200)), int(rng.integers(20, 120))),
                     float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         f += rng.uniform(40, 140) * cv2.GaussianBlur(g, (0, 0), rng.uniform(10, 40))[..., None]
+    if rng.random() < 0.04:  # a grey camera (or a colourless room): pictures lose the colour that tells them apart
+        f = np.repeat(f.mean(axis=2, keepdims=True), 3, axis=2)
+    if rng.random() < 0.4:  # washed out or dark: a camera's tone curve
+        f = 255 * (np.clip(f, 0, 255) / 255) ** float(rng.uniform(0.6, 1.5))
     sigma = rng.uniform(0, 1.4)
     if sigma > 0.3:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
+    if rng.random() < 0.3:  # a phone's or webcam's lost resolution
+        shrink = float(rng.uniform(0.45, 0.8))
+        f = cv2.resize(cv2.resize(f, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), (w, h),
+                       interpolation=cv2.INTER_LINEAR)
     noise = np.empty(f.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(2**31)))
-    cv2.randn(noise, 0.0, float(rng.uniform(1, 7)))
+    sd = float(rng.uniform(1, 7))
+    cv2.randn(noise, (0.0, 0.0, 0.0), (sd, sd, sd))  # in every channel
     out = cv2.convertScaleAbs(f + noise)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)

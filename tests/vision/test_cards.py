@@ -127,8 +127,8 @@ def test_a_grey_frame_reads_like_colour_for_rank() -> None:
 
 # ------------------------------------------------------------------------------------------ real photos
 
-REAL = ("test/IMG_2568.JPG", "test/IMG_2595.JPG", "test/IMG_2636.JPG", "test/IMG_2654.JPG", "test/IMG_2675.JPG",
-        "test/IMG_2383.JPG", "test/IMG_2470.JPG")
+REAL = ("test/IMG_2568.JPG", "test/IMG_2636.JPG", "test/IMG_2654.JPG", "test/IMG_2675.JPG",
+        "test/IMG_2383.JPG", "test/IMG_2470.JPG", "test/cam_image45.jpg")
 """Real photos (never used in training) whose every labelled card is read with the right rank."""
 
 

@@ -1,0 +1,83 @@
+"""Index-corner candidates (``vision.corners``) and the synthetic data they are trained on (``vision.render``)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.cards import Suit
+from vision import corners, render
+
+
+def index_on_paper(ink: tuple[int, int, int], frame_gap: int | None = None) -> tuple[np.ndarray, tuple[float, float]]:
+    """A white card corner on a dark table with a 'K' over a suit blob in ``ink``, optionally a thin
+    picture frame line ``frame_gap`` pixels right of the K's box; and the K's centre."""
+    image = np.full((120, 160, 3), 40, np.uint8)
+    cv2.rectangle(image, (20, 10), (150, 115), (235, 238, 240), -1)
+    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, ink, 2, cv2.LINE_AA)
+    cv2.circle(image, (40, 56), 6, ink, -1, cv2.LINE_AA)
+    if frame_gap is not None:
+        cv2.line(image, (47 + frame_gap, 22), (47 + frame_gap, 110), ink, 1)
+    return cv2.GaussianBlur(image, (0, 0), 1.0), (40.0, 34.0)
+
+
+def has_pair_at(found: corners.Candidates, centre: tuple[float, float]) -> bool:
+    near = np.hypot(*(found.rank - np.array(centre)).T) < 5
+    downward = found.down[:, 1] > 0.9
+    return bool((near & downward).any())
+
+
+@pytest.mark.parametrize("ink", [(20, 20, 20), (180, 180, 240)], ids=["black", "faint red"])  # faint: 0.77 of paper
+def test_a_rank_over_its_suit_is_a_candidate(ink: tuple[int, int, int]) -> None:
+    image, centre = index_on_paper(ink)
+    assert has_pair_at(corners.candidates(image), centre)
+
+
+@pytest.mark.parametrize("gap", [0, 1, 3])
+def test_a_rank_blurred_into_a_picture_frame_is_still_split_from_it(gap: int) -> None:
+    image, centre = index_on_paper((20, 20, 20), frame_gap=gap)  # at gaps 0 and 1 it touches the line
+    assert has_pair_at(corners.candidates(image), centre)
+
+
+def test_one_pair_found_at_several_ink_levels_is_kept_once() -> None:
+    found = corners.candidates(index_on_paper((20, 20, 20))[0])
+    suit = found.rank + found.down * found.scale[:, None]
+    pairs = {(round(r[0] / 3), round(r[1] / 3), round(s[0] / 3), round(s[1] / 3)) for r, s in zip(found.rank, suit, strict=True)}
+    assert len(pairs) == len(found)
+
+
+def test_features_are_upright_whatever_the_turn() -> None:
+    image, centre = index_on_paper((20, 20, 20))
+    found = corners.candidates(image)
+    upright = corners.features(image, found[np.array([np.argmin(np.hypot(*(found.rank - centre).T))])])
+    turned = cv2.rotate(image, cv2.ROTATE_180)
+    found_turned = corners.candidates(turned)
+    at = (159 - centre[0], 119 - centre[1])
+    flipped = corners.features(turned, found_turned[np.array([np.argmin(np.hypot(*(found_turned.rank - at).T))])])
+    assert np.abs(upright - flipped).mean() < 0.05
+
+
+# --------------------------------------------------------------------------------------- synthetic data
+
+def test_camera_noise_lands_in_every_colour_channel() -> None:
+    flat = np.full((200, 200, 3), 128, np.uint8)
+    noisy = render._degrade(np.random.default_rng(4), flat)
+    spread = [float(cv2.Laplacian(noisy[..., c], cv2.CV_32F).std()) for c in range(3)]
+    assert min(spread) > 0.5 * max(spread), spread
+
+
+@pytest.mark.parametrize("style", [1, 77, 4242])
+def test_drawn_suits_are_four_distinct_signs(style: int) -> None:
+    signs = [render.drawn_suit(suit, style) for suit in Suit]
+    for sign in signs:
+        assert 100 <= sign.shape[0] <= 125 and 0.5 < sign.shape[1] / sign.shape[0] < 1.1
+    small = [cv2.resize(s, (12, 16), interpolation=cv2.INTER_AREA) for s in signs]
+    assert min(np.abs(a - b).mean() for k, a in enumerate(small) for b in small[k + 1:]) > 0.05
+
+
+def test_thinned_and_bolded_ranks_keep_their_shape() -> None:
+    font = render.available(render.RANK_FONTS)[0]
+    plain, thin, bold = (render.glyph(font, "K", stroke) for stroke in (0, -3, 3))
+    assert thin.sum() < plain.sum() < bold.sum()
+    assert abs(thin.shape[0] - plain.shape[0]) <= 8 and abs(bold.shape[0] - plain.shape[0]) <= 8

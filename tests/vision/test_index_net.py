@@ -1,0 +1,58 @@
+"""The convolutional index reader as run on the device (``cv2.dnn`` reading ONNX) against PyTorch.
+
+The committed model carries a batch of feature rows with the logits PyTorch gave them when it was
+exported, so the device's reading is checked without PyTorch; when PyTorch (the ``train`` extra) is
+installed, a freshly made network is exported and compared too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import corners, glyphs
+
+ENGINES = [getattr(cv2.dnn, name) for name in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, name)] or [None]
+"""OpenCV's ONNX engines here (OpenCV 4 has one, chosen by default; OpenCV 5 a classic and a new one)."""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_committed_reader_gives_pytorchs_logits_through_cv2_dnn(engine: int | None) -> None:
+    with np.load(glyphs.MODEL) as data:
+        x, rank, suit = data["check_x"], data["check_rank"], data["check_suit"]
+    got_rank, got_suit = glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx"), engine).logits(x)
+    assert len(x) >= 8 and x.shape[1] == corners.FEATURES
+    np.testing.assert_allclose(got_rank, rank, atol=1e-4)
+    np.testing.assert_allclose(got_suit, suit, atol=1e-4)
+
+
+def test_probabilities_and_empty_batches() -> None:
+    net = glyphs.load().net
+    p_rank, p_suit = net.predict(np.random.default_rng(1).random((5, corners.FEATURES), dtype=np.float32))
+    assert p_rank.shape == (5, len(glyphs.RANKS) + 1) and p_suit.shape == (5, len(glyphs.SUITS) + 1)
+    assert np.allclose(p_rank.sum(axis=1), 1) and np.allclose(p_suit.sum(axis=1), 1)
+    assert [a.shape for a in net.predict(np.zeros((0, corners.FEATURES), np.float32))] == [(0, 14), (0, 5)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_path: Path, engine: int | None) -> None:
+    torch = pytest.importorskip("torch")
+    from vision import train
+
+    torch.manual_seed(0)
+    model = train.conv_net()
+    for layer in model.modules():  # running statistics unlike a fresh layer's, so folding them is checked
+        if isinstance(layer, torch.nn.BatchNorm2d):
+            layer.running_mean.uniform_(-0.5, 0.5)
+            layer.running_var.uniform_(0.5, 2.0)
+    model.eval()
+    x = np.random.default_rng(2).random((glyphs.ConvNet.BATCH + 37, corners.FEATURES), dtype=np.float32)
+    reference = train.export(model, tmp_path / "reader.onnx", x)
+    net = glyphs.ConvNet(tmp_path / "reader.onnx", engine)
+    for rows in (slice(0, 1), slice(0, 40), slice(None)):  # one row, a batch, more than one pass
+        rank, suit = net.logits(x[rows])
+        np.testing.assert_allclose(rank, reference["check_rank"][rows], atol=1e-4)
+        np.testing.assert_allclose(suit, reference["check_suit"][rows], atol=1e-4)

@@ -29,10 +29,13 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from device.display import KINDS as DISPLAY_KINDS
 from scoring.games import names
+
+if TYPE_CHECKING:
+    from vision.dice_tracker import DiceSettings
 
 GAMES = tuple(names())
 """The games a table may play: the scoring engine's registry."""
@@ -136,10 +139,13 @@ class Dice(Section):
     still: float = 4.0
     near: float = 10.0
 
-    def check(self) -> None:
-        from vision.dice_tracker import DiceSettings  # imports the dice reader: only with a [dice] section
+    def settings(self) -> DiceSettings:
+        """The dice tracker's settings; ValueError naming one that is wrong. Checked by the commands that
+        run the table (``tablescore run``, ``demo``), not as the configuration loads: it imports the dice
+        reader (NumPy, OpenCV), which ``tablescore history`` has no use for."""
+        from vision.dice_tracker import DiceSettings
 
-        DiceSettings(**dataclasses.asdict(self))
+        return DiceSettings(**dataclasses.asdict(self))
 
 
 @dataclass(frozen=True)

@@ -22,19 +22,17 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # imported when an image is read, not whenever the command line starts (NumPy, OpenCV)
+    import numpy as np
+    import numpy.typing as npt
 
-from device.camera import read_image
-from vision.dice import read_dice
-from vision.observations import CardSighting, DieSighting
-from vision.zones import Calibration, ZoneError
+    from vision.observations import CardSighting, DieSighting
+    from vision.zones import Calibration
 
-Image = npt.NDArray[np.uint8]
-Reader = Callable[[Image], list[CardSighting]]
+    Image = npt.NDArray[np.uint8]
+    Reader = Callable[[Image], list[CardSighting]]
 
 USAGE = "tablescore recognize IMAGE... [--json] [--draw OUT] [--zones FILE | --seats N]"
 
@@ -95,7 +93,10 @@ class Recognized:
     def render(self) -> str:
         """A readable listing: the cards zone by zone, unknown ones flagged.
 
+        >>> import numpy as np
         >>> from scoring.cards import Card
+        >>> from vision.observations import CardSighting
+        >>> from vision.zones import Calibration
         >>> table = Calibration.default(2, size=(100, 100))
         >>> print(Recognized("deal.jpg", np.zeros((100, 100, 3), np.uint8), table, [
         ...     CardSighting(Card.parse("TH"), (50.0, 95.0), (), 0.99, "seat1.back"),
@@ -119,6 +120,9 @@ class Recognized:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tablescore recognize`` with parsed arguments; returns the exit status."""
+    from device.recognize_drawing import write_drawing
+    from vision.zones import Calibration, ZoneError
+
     try:
         if args.zones and args.seats:
             raise RecognizeError("give --zones (a calibration) or --seats (a default layout), not both")
@@ -154,6 +158,9 @@ def load_reader() -> Reader:
 
 def recognize(image: str, read: Reader, calibration: Calibration | None, seats: int) -> Recognized:
     """Read one image's cards and give each its zone."""
+    from vision.dice import read_dice
+    from vision.zones import Calibration, ZoneError
+
     frame = load_image(image)
     height, width = frame.shape[:2]
     try:
@@ -177,6 +184,10 @@ def recognize(image: str, read: Reader, calibration: Calibration | None, seats: 
 
 def load_image(image: str) -> Image:
     """The image as a BGR array, or a :class:`RecognizeError` saying why it cannot be read."""
+    import numpy as np
+
+    from device.camera import read_image
+
     path = Path(image)
     if not path.exists():
         raise RecognizeError("no such file")
@@ -194,6 +205,8 @@ def load_image(image: str) -> Image:
 
 def draw_paths(out: str, images: Sequence[str]) -> list[Path]:
     """Where ``--draw OUT`` puts each image's drawing: OUT itself for one image, else files in folder OUT."""
+    import cv2
+
     target = Path(out)
     if len(images) == 1 and not target.is_dir():
         if not cv2.haveImageWriter(str(target)):
@@ -208,78 +221,3 @@ def draw_paths(out: str, images: Sequence[str]) -> list[Path]:
             number += 1
         paths.append(path)
     return paths
-
-
-ZONE_COLOUR = (0, 200, 255)
-READ_COLOUR = (60, 220, 60)
-UNKNOWN_COLOUR = (40, 40, 255)
-
-
-def draw(result: Recognized) -> Image:
-    """The image with its zones (yellow), read cards (green) and unknown cards (red) drawn on it."""
-    canvas = result.frame.copy()
-    scale = max(canvas.shape[:2]) / 1600
-    thick = max(1, round(2 * scale))
-    names = [zone.name for zone in result.calibration.zones]
-    for zone in result.calibration.zones:
-        seen = result.calibration.to_image(zone.polygon)
-        if np.isnan(seen).any():  # part of the zone lies beyond the camera's horizon
-            continue
-        corners = np.round(seen).astype(np.int32)
-        cv2.polylines(canvas, [corners], True, ZONE_COLOUR, max(1, thick // 2), cv2.LINE_AA)
-        if not any(name.startswith(zone.name + ".") for name in names):  # label the innermost zones
-            room = int(np.ptp(corners[:, 0])) - 4
-            size = max(0.5 * scale, SMALLEST)
-            label = zone.name if text_size(zone.name, size)[0] <= room else short_name(zone.name)
-            label_at(canvas, label, corners.mean(axis=0), ZONE_COLOUR, size)
-    for card in result.cards:
-        colour = READ_COLOUR if card.card else UNKNOWN_COLOUR
-        if len(card.outline) >= 2:
-            outline = np.round(np.array(card.outline)).astype(np.int32)
-            cv2.polylines(canvas, [outline], True, colour, thick, cv2.LINE_AA)
-        cv2.circle(canvas, tuple(int(round(v)) for v in card.center), thick * 2, colour, -1, cv2.LINE_AA)
-        label_at(canvas, f"{card.code} {card.zone or '-'}", np.array(card.center), colour, 0.7 * scale)
-    return canvas
-
-
-SMALLEST = 0.35
-"""The smallest text size drawn (OpenCV font scale): still readable."""
-
-
-def short_name(zone: str) -> str:
-    """A zone's name short enough for a narrow zone.
-
-    >>> short_name("seat2.middle"), short_name("seat1"), short_name("crib")
-    ('2m', '1', 'crib')
-    """
-    if not zone.startswith("seat"):
-        return zone
-    number, _, row = zone[4:].partition(".")
-    return number + row[:1]
-
-
-def text_size(text: str, size: float) -> tuple[int, int, int]:
-    """The width, height and baseline of ``text`` drawn at ``size``."""
-    (width, height), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, max(1, round(size * 2)))
-    return width, height, base
-
-
-def label_at(canvas: Image, text: str, where: npt.NDArray[Any], colour: tuple[int, int, int], size: float) -> None:
-    """Write ``text`` centred on ``where``, on a dark box so it shows on any table."""
-    size = max(size, SMALLEST)
-    weight = max(1, round(size * 2))
-    w, h, base = text_size(text, size)
-    x, y = int(where[0] - w / 2), int(where[1] + h / 2)
-    cv2.rectangle(canvas, (x - 2, y - h - 2), (x + w + 2, y + base), (0, 0, 0), -1)
-    cv2.putText(canvas, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, colour, weight, cv2.LINE_AA)
-
-
-def write_drawing(result: Recognized, out: Path) -> None:
-    """Write the annotated image to ``out`` (making its folder when OUT is a folder)."""
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        written = cv2.imwrite(str(out), draw(result))
-    except (OSError, cv2.error) as error:
-        raise RecognizeError(f"cannot write the drawing {out}: {error}") from None
-    if not written:
-        raise RecognizeError(f"cannot write the drawing {out}")

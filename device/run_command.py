@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the parts are imported when the device runs, not whenever t
     from device.flows.play import Play
     from device.journal import JournalError
     from device.lifecycle import Lifecycle
+    from vision.dice_tracker import DiceSettings
     from vision.zones import Calibration
 
 log = logging.getLogger("tablescore")
@@ -116,10 +117,14 @@ def configured(given: Path | None) -> Table:
     except ValueError as error:
         raise ConfigError(f"[games.{game}] {error}") from None
     try:
+        dice = config.dice.settings()  # checked whatever the game: the configuration is wrong either way
+    except ValueError as error:
+        raise ConfigError(f"[dice] {error}") from None
+    try:
         reader = _reader()
     except RuntimeError as error:
         raise ConfigError(str(error)) from None
-    return Table(config, flow, calibration, reader, _dice(config, calibration) if game == "pinzique" else None)
+    return Table(config, flow, calibration, reader, _dice(dice, calibration) if game == "pinzique" else None)
 
 
 def open_display(config: Config) -> Display:
@@ -233,12 +238,11 @@ def _reader() -> Reader:
     return read_cards
 
 
-def _dice(config: Config, calibration: Calibration) -> DiceReader:
+def _dice(settings: DiceSettings, calibration: Calibration) -> DiceReader:
     """The dice reader: each roll once it has settled in the calibration's tray zone."""
-    from vision.dice_tracker import DiceSettings, SettledDice
+    from vision.dice_tracker import SettledDice
 
-    given = config.dice
-    return SettledDice(DiceSettings(given.steady, given.still, given.near), calibration=calibration)
+    return SettledDice(settings, calibration=calibration)
 
 
 def _buttons(config: Config) -> Any:

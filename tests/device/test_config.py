@@ -1,5 +1,7 @@
 """The configuration file: defaults, and one clear message for each kind of mistake."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,16 @@ def test_each_mistake_names_its_entry(text: str, message: str) -> None:
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read the configuration .*missing.toml"):
         load(tmp_path / "missing.toml")
+
+
+def test_a_dice_section_is_loaded_without_the_dice_reader(tmp_path: Path) -> None:
+    """``tablescore history`` reads the configuration for its journal: a [dice] section (checked by the
+    commands that run the table, tests/device/test_run_command.py) must not load the dice reader and OpenCV
+    for it."""
+    path = tmp_path / "tablescore.toml"
+    path.write_text(f"[journal]\npath = '{tmp_path / 'none.db'}'\n[dice]\nsteady = 0\n")
+    code = ("import sys; from device import cli; status = cli.main(['history', 'list', '--config', sys.argv[1]]); "
+            "print(status, sorted({'cv2', 'vision.dice', 'vision.dice_tracker'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split("\n")[-2] == "2 []"  # no journal there (status 2), and none of them loaded
+    assert "no journal" in done.stderr

@@ -400,6 +400,20 @@ def when(at: float | None) -> str | None:
     return None if at is None else datetime.fromtimestamp(at).astimezone().isoformat(timespec="seconds")
 
 
+def minute(at: float, after: float | None = None) -> str:
+    """A time stamp in local time to the minute, as the listing and the score sheet show it; only the time
+    of day when it falls on the day of ``after``.
+
+    >>> import time
+    >>> noon = time.mktime((2025, 3, 1, 12, 0, 0, 0, 0, -1))
+    >>> minute(noon), minute(noon + 5400, after=noon), minute(noon + 86400, after=noon)
+    ('2025-03-01 12:00', '13:30', '2025-03-02 12:00')
+    """
+    moment = datetime.fromtimestamp(at)
+    same_day = after is not None and datetime.fromtimestamp(after).date() == moment.date()
+    return moment.strftime("%H:%M" if same_day else "%Y-%m-%d %H:%M")
+
+
 def _symbols(cards: Iterable[Any]) -> str:
     return " ".join(card.symbol for card in cards)
 

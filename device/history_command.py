@@ -16,7 +16,6 @@ import io
 import json
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,17 +109,17 @@ def _handler(action: Callable[[argparse.Namespace, list[Any]], str | None], ever
 
 def list_games(args: argparse.Namespace, games: list[History | Damaged]) -> str:
     """One line a game, under a header; a game that cannot be replayed is ``damaged``, with the reason."""
-    from device.history import Damaged
+    from device.history import Damaged, minute
 
     rows = [("id", "game", "players", "started", "ended", "state", "scores", "winner")]
     for game in games:
         record = game.record
         if isinstance(game, Damaged):  # the reason stands where the scores would
-            rows.append((str(record.id), record.game, " v ".join(record.players), _minute(record.started), "",
+            rows.append((str(record.id), record.game, " v ".join(record.players), minute(record.started), "",
                          "damaged", game.reason))
         else:
-            rows.append((str(record.id), record.game, " v ".join(game.sides), _minute(record.started),
-                         _minute(game.ended), game.state, " ".join(map(str, game.totals)), game.winner or ""))
+            rows.append((str(record.id), record.game, " v ".join(game.sides), minute(record.started),
+                         "" if game.ended is None else minute(game.ended), game.state, " ".join(map(str, game.totals)), game.winner or ""))
     state = rows[0].index("state")  # a reason is as wide as it is: it sets no column's width
     widths = [max(len(row[n]) for row in rows if n <= state or len(row) == len(rows[0])) for n in range(len(rows[0]))]
     return "".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip() + "\n"
@@ -157,8 +156,3 @@ def draw_sheet(args: argparse.Namespace, games: list[History]) -> None:
     out = args.out or Path(f"game-{history.record.id}.png")
     draw(history).save(out, format="PNG")
     print(f"wrote the score sheet of game {history.record.id} ({history.title}) to {out}", file=sys.stderr)
-
-
-def _minute(at: float | None) -> str:
-    return "" if at is None else datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
-

@@ -13,11 +13,9 @@ included, at double size), so a sheet is crisp, identical on every machine, and 
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from PIL import Image, ImageDraw
 
-from device.history import HandRow, History
+from device.history import HandRow, History, minute
 from device.screens import GLYPH, draw_text, text_width, wrap
 
 SCALE = 2
@@ -114,11 +112,8 @@ def _points(points: int, history: History) -> str:
 
 
 def _when(history: History) -> str:
-    started = datetime.fromtimestamp(history.record.started)
-    span = started.strftime("%Y-%m-%d %H:%M")
-    if history.ended is not None:
-        ended = datetime.fromtimestamp(history.ended)
-        span += f" to {ended.strftime('%H:%M' if ended.date() == started.date() else '%Y-%m-%d %H:%M')}"
+    started = history.record.started
+    span = minute(started) + ("" if history.ended is None else f" to {minute(history.ended, after=started)}")
     return f"{span}, {history.state}"
 
 

@@ -18,8 +18,8 @@ from PIL import Image, ImageChops
 
 from device.display import Display, open_device
 from device.screens import HEIGHT, WIDTH, paged
-from tests.device import test_history
 from tests.device.flows.script import Table
+from tests.device.games_played import GAMES
 
 GOLDEN = Path(__file__).parent / "golden" / "flows"
 UPDATE = bool(os.environ.get("TABLESCORE_UPDATE_GOLDEN"))
@@ -65,7 +65,7 @@ def finished(tmp_path: Path, game: str, players: list[str], settings: dict[str, 
     """A whole game played at the table (as the history tests play it), and the device restarted on it:
     the winner's page."""
     path = tmp_path / f"{game}-finished.db"
-    test_history.GAMES[game](path)
+    GAMES[game](path)
     return Table(path, game, players, settings)
 
 

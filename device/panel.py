@@ -109,8 +109,11 @@ def open_serial(port: str) -> SerialPort:
 
 @dataclass
 class _Led:
+    """A seat's LED setting: its own sequence number, which every resend of it carries, so that the
+    panel's acknowledgement of any of them confirms it."""
+
     mode: int
-    seq: int = 0
+    seq: int
     confirmed: bool = False
     sent: float = 0.0
 
@@ -143,8 +146,8 @@ class SeatPanel:
         self._boot: int | None = None  # the panel start whose events we are taking
         self._expected = 1  # the next sequence number to deliver
         self._early: dict[int, protocol.Button] = {}  # events that arrived ahead of a missing one
-        self._leds = {seat: _Led(protocol.OFF) for seat in range(1, protocol.SEATS + 1)}
-        self._led_seq = 0
+        self._leds = {seat: _Led(protocol.OFF, seat) for seat in range(1, protocol.SEATS + 1)}
+        self._led_seq = protocol.SEATS  # the last LED sequence number given
         self._heard = self._asked = self._beat = 0.0
         self._started = time.monotonic()
         self._counts = {"connections": 0, "events": 0, "repeats": 0, "unexpected": 0}
@@ -215,7 +218,8 @@ class SeatPanel:
         if mode not in protocol.LED_MODES:
             raise ValueError(f"LED mode must be one of {', '.join(protocol.LED_MODES)}, not {mode!r}")
         with self._lock:
-            self._leds[seat] = _Led(protocol.LED_MODES.index(mode))
+            self._led_seq += 1
+            self._leds[seat] = _Led(protocol.LED_MODES.index(mode), self._led_seq)
             self._send_led(seat, time.monotonic())
 
     def leds_confirmed(self) -> bool:
@@ -305,9 +309,10 @@ class SeatPanel:
         )
 
     def _send_led(self, seat: int, now: float) -> None:
+        """Send a seat's LED setting (again: the panel applies a repeat as it did the first, and acknowledges
+        the same number)."""
         led = self._leds[seat]
-        self._led_seq += 1
-        led.seq, led.sent = self._led_seq, now
+        led.sent = now
         if self._hello is not None and self._problem is None:
             self._send(protocol.Led(led.seq, seat, led.mode))
 

@@ -105,9 +105,25 @@ def test_leds_are_sent_resent_and_confirmed(link, peer):
     time.sleep(panel_module.LED_RETRY_S * 2 + 0.1)
     resent = [m for m in peer.heard(Led) if m.seat == 2]
     assert len(resent) >= 2  # unacknowledged, so sent again
-    # A panel acknowledges every LED frame it hears; each resend has a new number, so on a loaded machine a
-    # resend can cross the acknowledgements: keep acknowledging what was heard, as the firmware does.
     assert until(lambda: peer.send(*(Ack(BOOT, m.seq) for m in peer.heard(Led))) or link.leds_confirmed())
+
+
+def test_the_ack_of_an_earlier_resend_confirms_an_led(link, peer):
+    """Each resend of an LED setting carries its number (the firmware applies a repeat again and acknowledges
+    that number), so an acknowledgement crossed by a later resend still confirms it; the acknowledgement of
+    an earlier setting of the seat does not."""
+    link.set_led(2, "blink")
+    time.sleep(panel_module.LED_RETRY_S * 2 + 0.1)
+    heard = peer.heard(Led)
+    blinks = [m for m in heard if m.seat == 2 and m.mode == protocol.BLINK]
+    assert len(blinks) >= 2 and {m.seq for m in blinks} == {blinks[0].seq}
+    [off] = {m.seq for m in heard if m.seat == 2 and m.mode == protocol.OFF}  # the setting before, from the hello
+    firsts = {m.seat: m for m in reversed(heard) if m.seat != 2}  # the other seats' first sending
+    peer.send(Ack(BOOT, off), *(Ack(BOOT, m.seq) for m in firsts.values()), Heartbeat(BOOT, 1, 9, 0))
+    assert until(lambda: link.status().panel_bad_frames == 9)  # the heartbeat after the acks is taken
+    assert not link.leds_confirmed()  # seat 2's earlier setting acknowledged, not the blink
+    peer.send(Ack(BOOT, blinks[0].seq))
+    assert until(link.leds_confirmed)
 
 
 def test_every_led_is_sent_again_after_a_hello(link, peer):

@@ -3,7 +3,6 @@ and the settled dice through the device loop into the Pinzique flow."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -215,15 +214,20 @@ def test_a_calibration_without_a_tray_is_refused():
         SettledDice(calibration=Calibration(table.corners, tuple(z for z in table.zones if z.name != "tray")))
 
 
-def test_the_configuration_s_dice_section_is_checked_on_load():
-    assert DiceSettings(**dataclasses.asdict(parse("").dice), count=8) == DiceSettings()  # the same defaults
+def test_the_configuration_s_dice_section_is_checked():
+    """Its entries' names and types as the configuration loads; their values as the dice tracker's settings,
+    which the commands that run the table take (``tablescore run`` names a bad one: tests/device/
+    test_run_command.py) and ``tablescore history`` never loads (tests/device/test_config.py)."""
+    assert parse("").dice.settings() == DiceSettings()  # the same defaults
     assert parse("[dice]\nsteady = 5\nstill = 3").dice == Dice(steady=5, still=3.0)
-    for text, message in [("[dice]\nsteady = 0", "[dice] dice tracker setting 'steady' must be a whole number of at least 1"),
-                          ("[dice]\nnear = -2", "[dice] dice tracker setting 'near' must be a positive distance"),
-                          ("[dice]\nstill = 'far'", "[dice] still: 'far' is not a number"),
+    for text, message in [("[dice]\nstill = 'far'", "[dice] still: 'far' is not a number"),
                           ("[dice]\ncount = 9", "[dice] count: unknown setting")]:
         with pytest.raises(ConfigError, match=re.escape(message)):
             parse(text)
+    for text, message in [("[dice]\nsteady = 0", "dice tracker setting 'steady' must be a whole number of at least 1"),
+                          ("[dice]\nnear = -2", "dice tracker setting 'near' must be a positive distance")]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            parse(text).dice.settings()
 
 
 def test_tablescore_run_reads_pinzique_s_dice_in_the_tray(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

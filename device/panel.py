@@ -6,8 +6,9 @@ event exactly once, in order, as a frozen `PanelEvent`: the panel numbers its ev
 until acknowledged; this side acknowledges what it holds and drops repeats. A pulled cable, a reset Pico
 or a garbled frame loses nothing and repeats nothing (an event still unacknowledged when the Pico itself
 loses power is gone with its memory). Bad frames are counted and dropped, never acted on. LED prompts are
-set with `set_led` and re-sent until the panel acknowledges them, and again after every reconnection.
-Events are read with `get(timeout)`, `take()` (all waiting, never blocking) or by iterating.
+set with `set_led` and re-sent until the panel acknowledges them, and again after every reconnection or
+restart of the panel. Events are read with `get(timeout)`, `take()` (all waiting, never blocking) or by
+iterating.
 
 With no panel plugged in the device runs on its main buttons alone: `get` simply returns None, and
 `status().connected` says there is no panel.
@@ -364,9 +365,11 @@ class SeatPanel:
             self._hello = hello
             return
         self._problem = None
-        if hello.boot != self._boot:  # a new start of the panel: its numbering starts again
+        if hello.boot != self._boot:  # a new start of the panel: its numbering starts again, its LEDs are off
             self._boot, self._expected = hello.boot, 1
             self._early.clear()
+            for led in self._leds.values():
+                led.confirmed = False
         self._hello = hello
         now = time.monotonic()
         for seat in self._leds:

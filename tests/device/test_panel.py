@@ -135,6 +135,27 @@ def test_every_led_is_sent_again_after_a_hello(link, peer):
     assert [m.mode for m in peer.heard(Led) if m.seat == 1][-1] == protocol.ON
 
 
+def test_a_restart_on_an_open_link_sends_every_led_until_acknowledged(link, peer):
+    """The Pico restarts while the serial link stays up (its heartbeat shows a new boot, then its new hello):
+    it has forgotten the LEDs, so every setting is unconfirmed again and resent until the new start
+    acknowledges it, even when the sending after the hello is lost."""
+    link.set_led(3, "blink")
+    assert until(lambda: peer.send(*(Ack(BOOT, m.seq) for m in peer.heard(Led))) or link.leds_confirmed())
+    peer.send(Heartbeat(BOOT + 1, 0, 0, 0))
+    assert until(lambda: len(peer.heard(Hello)) >= 2)  # the device asks the new start for its hello
+    peer.heard()
+    peer.received.clear()
+    peer.hello(BOOT + 1)
+    assert until(lambda: {m.seat for m in peer.heard(Led)} == {1, 2, 3, 4})  # sent after the hello ...
+    assert not link.leds_confirmed()
+    peer.received.clear()  # ... and lost
+    assert until(lambda: {m.seat for m in peer.heard(Led)} == {1, 2, 3, 4})  # so it goes again
+    assert [m.mode for m in peer.heard(Led) if m.seat == 3][-1] == protocol.BLINK
+    assert not link.leds_confirmed()
+    peer.send(*(Ack(BOOT + 1, m.seq) for m in peer.heard(Led)))
+    assert until(link.leds_confirmed)
+
+
 def test_heartbeats_go_out_and_the_panels_counters_come_in(link, peer):
     assert until(lambda: len(peer.heard(Heartbeat)) >= 2, timeout=2)
     peer.send(Heartbeat(BOOT, 12, 3, 1))

@@ -17,7 +17,6 @@ import sys
 import threading
 import time
 from argparse import Namespace
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -189,18 +188,6 @@ def test_a_misread_names_the_recording_frame_and_card(tmp_path: Path, monkeypatc
 
 
 # --- the kiosk hands over to live play -------------------------------------------------------------------
-
-@pytest.fixture(name="mock_pins")
-def mock_pins_fixture() -> Iterator[Any]:
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    before = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.close()
-    Device.pin_factory = before
-
 
 def test_a_press_hands_over_to_live_play(tmp_path: Path, mock_pins: Any) -> None:
     camera = tmp_path / "camera"

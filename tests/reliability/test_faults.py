@@ -285,9 +285,11 @@ def test_tablescore_run_starts_without_its_oled(caplog: pytest.LogCaptureFixture
 
 
 def test_tablescore_demo_sets_up_its_oled_once_it_answers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, mock_pins: object
+) -> None:
     """``tablescore demo`` shows the kiosk on the display ``tablescore run`` opens, with its re-set-up: an
-    OLED missing at the start is set up, and the demo drawn on it, once it answers."""
+    OLED missing at the start is set up, and the demo drawn on it, once it answers. Its main buttons are on
+    gpiozero's mock pins, so gpiozero does not look for a Pi's GPIO (warning as it falls back) and find none."""
     from device.demo import command as demo_command
 
     caplog.set_level(logging.INFO)
@@ -324,6 +326,7 @@ def test_tablescore_demo_sets_up_its_oled_once_it_answers(
     assert [line for line in logged(caplog, logging.ERROR) if "OLED" in line] == [
         "the OLED cannot be set up: I2C device not found on address: 0x3C"]
     assert "the OLED works" in logged(caplog, logging.INFO)
+    assert not [line for line in logged(caplog, logging.WARNING) if "no main buttons" in line]
 
 
 # The seat panel

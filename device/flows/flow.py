@@ -8,9 +8,10 @@ itemised lines, and the ``Option`` events a person may confirm. Nothing is confi
 presses OK. A long screen is paged, and every page begins with what OK would confirm. NEXT walks forward
 through everything there is to see and choose: the pages first, then, on the last page, each further
 option; after the last option it is back to page 1 and the first option. BACK walks the same way back.
-So OK on page 1 confirms the first option, and every page can be read before choosing. (A misread card
-can also be moved so that it is read again: the options follow the table.) A seat panel's Confirm is OK;
-its Action means what the game says.
+So OK on page 1 confirms the first option, and every page can be read before choosing. Held, NEXT goes
+straight to the next option and BACK to the previous one, past the pages between: a long choice (a Barbu
+contract) is quick once its pages are known. (A misread card can also be moved so that it is read again:
+the options follow the table.) A seat panel's Confirm is OK; its Action means what the game says.
 
 >>> from device.buttons import Press
 >>> class Count(Flow[int]):
@@ -28,6 +29,8 @@ Screen(title='Count', lines=('OK: add 0  (1/2)',), big='0', footer=None, head=1)
 (None, ('add', {'n': 1}))
 >>> flow.press(0, Press("next", held=False)), flow.view(0).lines  # after the last option: the first
 (None, ('OK: add 0  (1/2)',))
+>>> flow.press(0, Press("next", held=True)), flow.view(0).lines  # held: the next option at once
+(None, ('OK: add 1  (2/2)',))
 """
 
 from __future__ import annotations
@@ -101,6 +104,23 @@ def walk(page: int, choice: int, step: int, pages: int, options: int) -> tuple[i
     page = min(page, last)
     at = (page + (choice if page == last else 0) + step) % (last + max(options, 1))
     return min(at, last), max(at - last, 0)
+
+
+def leap(page: int, choice: int, step: int, pages: int, options: int) -> tuple[int, int]:
+    """Where NEXT (1) or BACK (-1) held goes: ``walk`` on past the pages to the next (previous) option; with
+    fewer than two options, nowhere.
+
+    >>> leap(0, 0, 1, pages=14, options=17), leap(13, 1, -1, pages=14, options=17)
+    ((13, 1), (13, 0))
+    >>> leap(13, 16, 1, pages=14, options=17), leap(4, 0, -1, pages=14, options=17), leap(4, 0, 1, 14, 1)
+    ((0, 0), (13, 16), (4, 0))
+    """
+    at = (min(page, pages - 1), choice)
+    if options < 2:
+        return at
+    while at[1] == choice:
+        at = walk(*at, step, pages, options)
+    return at
 
 
 class Flow(ABC, Generic[State]):
@@ -210,18 +230,20 @@ class Flow(ABC, Generic[State]):
         self.error, self.page, self._cursor = None, 0, 0
 
     def press(self, state: State, pressed: Input) -> Proposal | None:
-        """The event a press asks to confirm, if any; NEXT and BACK ``walk`` the pages and options."""
+        """The event a press asks to confirm, if any; NEXT and BACK ``walk`` the pages and options, held they
+        ``leap`` to the next and the previous option."""
         if isinstance(pressed, PanelEvent):
             if pressed.button == "action":
                 return self.panel(state, pressed)
             pressed = Press("ok", held=pressed.kind == "hold")
-        if pressed.held:
-            return None
+        if pressed.held and pressed.button == "ok":
+            return None  # undo (``device.flows.play.Play`` does it)
         screen = self.screen(state)  # brings the options up to date (``_sync``)
         if pressed.button == "ok":
             chosen = self._options[self._cursor] if self._options else None
             return (chosen.kind, dict(chosen.data)) if chosen else None
-        self.page, self._cursor = walk(self.page, self._cursor, 1 if pressed.button == "next" else -1,
+        move = leap if pressed.held else walk
+        self.page, self._cursor = move(self.page, self._cursor, 1 if pressed.button == "next" else -1,
                                        len(paged(screen)), len(self._options))
         return None
 

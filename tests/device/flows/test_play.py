@@ -75,6 +75,29 @@ def test_next_turns_every_page_then_the_options_and_ok_confirms_the_one_shown(tm
     assert table.play.state.score.points == (5, 0) and table.play.view().footer.startswith("1/")  # page 1 again
 
 
+def test_next_and_back_held_go_straight_to_the_next_and_the_previous_option(tmp_path: Path) -> None:
+    """A long choice is quick once its pages are known: held, NEXT and BACK move to the next and the
+    previous option at once, round the same ring as their presses."""
+    table = Table(tmp_path / "j.db", "barbu", ["Ann", "Bob", "Cy", "Di"])
+    table.choose("Ann deals")  # and declares, with the standing to read and 22 contracts to choose from
+    pages = len(paged(table.play.screen()))
+    assert pages > 1 and table.lines()[0] == "OK: No Tricks  (1/22)"
+    table.press("next", held=True)
+    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: No Queens  (2/22)"
+    table.press("next", held=True)
+    assert table.lines()[0] == "OK: No Last Trick  (3/22)"
+    table.press("back", held=True, times=2)
+    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: No Tricks  (1/22)"
+    table.press("back", held=True)  # before the first option: the last, as BACK from page 1
+    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: Dominoes from 2  (22/22)"
+    table.press("next", held=True)  # after the last option: page 1 and the first
+    assert table.play.view().footer == f"1/{pages}" and table.lines()[0] == "OK: No Tricks  (1/22)"
+    table.press("next")
+    table.press("next", held=True)  # from any page
+    table.ok()
+    assert table.play.state.contract.title == "No Queens"
+
+
 def test_ok_on_the_first_page_confirms_the_first_option_and_a_refusal_heads_every_page(tmp_path: Path) -> None:
     table = illegal_knock(tmp_path / "j.db")
     table.press("back")

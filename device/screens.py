@@ -2,8 +2,9 @@
 
 Game flows describe a screen (a title, an optional big line for the score, itemised lines); ``render``
 draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols),
-the big line at double size so it can be read at arm's length. Long breakdowns are split into pages;
-the screen's first ``head`` lines (what OK would confirm, a refusal) head every page.
+the big line at double size so it can be read at arm's length, on the first page only. Long breakdowns
+are split into pages; the screen's first ``head`` lines (what OK would confirm, a refusal) head every
+page, and the title bar shows which page (``2/4``) and, boxed, which of several options OK would confirm.
 
 >>> screen = Screen("Cribbage", big="Ann 29", lines=("fifteen 2: 5♥ K♠", "pair 2: 5♥ 5♣"))
 >>> image = render(screen)
@@ -15,6 +16,8 @@ the screen's first ``head`` lines (what OK would confirm, a refusal) head every 
 ['1/2', '2/2']
 >>> [page.lines[:2] for page in paged(Screen("Show", lines=("OK: Ann shows 8", *(f"item {n}" for n in range(9))), head=1))]
 [('OK: Ann shows 8', 'item 0'), ('OK: Ann shows 8', 'item 5')]
+>>> [(page.big, len(page.lines)) for page in paged(Screen("Show", big="24", lines=tuple(f"item {n}" for n in range(9))))]
+[('24', 4), (None, 5)]
 """
 
 from __future__ import annotations
@@ -34,14 +37,16 @@ _CP437 = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "·": 250, "°": 248, "×": or
 
 @dataclass(frozen=True, slots=True)
 class Screen:
-    """One screenful: a title bar, an optional big line (the score), itemised lines, a footer; the first
-    ``head`` lines are repeated at the top of every page."""
+    """One screenful: a title bar, an optional big line (the score), itemised lines, a footer (the page);
+    the first ``head`` lines are repeated at the top of every page; ``choice`` (``2/17``), which option OK
+    would confirm, is boxed in the title bar."""
 
     title: str
     lines: tuple[str, ...] = ()
     big: str | None = None
     footer: str | None = None
     head: int = 0
+    choice: str | None = None
 
     @property
     def room(self) -> int:
@@ -52,15 +57,16 @@ class Screen:
 
 def paged(screen: Screen) -> list[Screen]:
     """The screen with its lines word-wrapped to the width and split into pages that fit, each page
-    headed by the screen's head lines and footed ``n/N`` when there is more than one."""
+    headed by the screen's head lines and footed ``n/N`` when there is more than one; the big line is on
+    the first page only, so the others hold more lines."""
     head = tuple(part for line in screen.lines[:screen.head] for part in wrap(line))
     lines = tuple(part for line in screen.lines[screen.head:] for part in wrap(line))
-    room = max(screen.room - len(head), 1)
-    chunks = [lines[at:at + room] for at in range(0, len(lines), room)] or [()]
+    first, room = (max(page.room - len(head), 1) for page in (screen, replace(screen, big=None)))
+    chunks = [lines[:first], *(lines[at:at + room] for at in range(first, len(lines), room))]
     if len(chunks) == 1:
         return [replace(screen, lines=head + chunks[0], head=len(head))]
-    return [replace(screen, lines=head + chunk, footer=f"{n}/{len(chunks)}", head=len(head))
-            for n, chunk in enumerate(chunks, 1)]
+    return [replace(screen, lines=head + chunk, big=screen.big if n == 1 else None, footer=f"{n}/{len(chunks)}",
+                    head=len(head)) for n, chunk in enumerate(chunks, 1)]
 
 
 def wrap(line: str, width: int = WIDTH) -> list[str]:
@@ -109,12 +115,17 @@ def render(screen: Screen) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH - 1, GLYPH), fill=1)
-    footer = screen.footer or ""
+    footer, choice = screen.footer or "", screen.choice or ""
+    right = WIDTH - 1 - text_width(footer)  # where the footer begins, then the choice's box
+    draw_text(draw, (right, 1), footer, fill=0)
+    if choice:  # boxed: white on black, as the lines below
+        right -= text_width(choice) + 2 + 2 * bool(footer)
+        draw.rectangle((right, 0, right + text_width(choice) + 1, GLYPH), fill=0)
+        draw_text(draw, (right + 1, 1), choice)
     title = screen.title
-    while text_width(title) > WIDTH - 2 - text_width(footer) - (4 if footer else 0):
+    while text_width(title) > right - 1 - (2 if choice else 4 if footer else 0):
         title = title[:-1]
     draw_text(draw, (1, 1), title, fill=0)
-    draw_text(draw, (WIDTH - text_width(footer) - 1, 1), footer, fill=0)
     y = GLYPH + 2
     if screen.big:
         scale = 2 if text_width(screen.big, 2) <= WIDTH else 1

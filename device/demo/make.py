@@ -35,6 +35,7 @@ from device.demo import deals
 from device.demo.recording import ORDER, Recording, deck, misreads
 from device.demo.stage import BACK, CARD_HEIGHT, FACE, RECORDINGS, SIZE, Deck, Pose, Stage, Tray
 from device.flows import flow_for
+from device.flows.barbu import label
 from device.flows.loop import Loop
 from device.flows.play import Play
 from device.history import LEDGERS
@@ -411,7 +412,7 @@ def play_barbu(seed: int) -> Recording:
             d.take_all(deal=True)
             contract = Contract.parse(hand["contract"])
             trump = Suit.parse(hand["trump"]) if hand["trump"] else None
-            d.confirm(f"Trumps {trump.symbol}" if trump else contract.title)
+            d.confirm(label(contract, trump))
             declarer = hand["declarer"]
             for number, (by, on, redoubled) in enumerate(hand["doubles"]):
                 if number % 2:

@@ -223,13 +223,13 @@ class BarbuFlow(Flow[State]):
         options = []
         for contract in game.contracts_left(game.declarer):
             if contract is Contract.TRUMPS:
-                options += [Option(f"Trumps {suit.symbol}", "contract", {"contract": "T", "trump": suit.letter})
+                options += [Option(label(contract, trump=suit), "contract", {"contract": "T", "trump": suit.letter})
                             for suit in Suit]
             elif contract is Contract.DOMINOES:
-                options += [Option(f"Dominoes from {rank.letter}", "contract", {"contract": "D", "start": rank.letter})
+                options += [Option(label(contract, start=rank), "contract", {"contract": "D", "start": rank.letter})
                             for rank in RANKS]
             else:
-                options.append(Option(contract.title, "contract", {"contract": contract.value}))
+                options.append(Option(label(contract), "contract", {"contract": contract.value}))
         return options
 
     def _doubles(self, state: State, game: Game) -> list[Option]:
@@ -340,13 +340,22 @@ def _doubled(doubles: tuple[Double, ...], declarer: int, kind: str, data: dict[s
                      f"not seat {by}")
 
 
+def label(contract: Contract, trump: Suit | None = None, start: Rank | None = None) -> str:
+    """A contract as the screen names it, short enough to fit one line after ``OK: ``.
+
+    >>> label(Contract.NO_KING), label(Contract.TRUMPS, Suit.SPADES), label(Contract.DOMINOES, start=Rank.TWO)
+    ('No King of ♥', 'Trumps ♠', 'Dominoes from 2')
+    """
+    if trump is not None:
+        return f"Trumps {trump.symbol}"
+    if start is not None:
+        return f"Dominoes from {start.letter}"
+    return "No King of ♥" if contract is Contract.NO_KING else contract.title
+
+
 def _title(state: State) -> str:
     assert state.contract is not None
-    if state.trump is not None:
-        return f"Trumps {state.trump.symbol}"
-    if state.layout is not None:
-        return f"Dominoes from {state.layout.start.letter}"
-    return state.contract.title
+    return label(state.contract, state.trump, state.layout.start if state.layout is not None else None)
 
 
 def _laid(layout: Dominoes) -> set[Card]:

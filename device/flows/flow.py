@@ -5,7 +5,9 @@ A game's flow has two halves. Its ``rules`` are pure: ``start`` and ``apply`` fo
 ``device.session.Session`` can journal them and replay them after a power cut. Its ``prompt`` looks at
 the confirmed state and the table (``TableView``) and says what it sees: a ``Prompt`` with the score,
 itemised lines, and the ``Option`` events a person may confirm. Nothing is confirmed by looking: a person
-presses OK. A long screen is paged, and every page begins with what OK would confirm. NEXT walks forward
+presses OK. A long screen is paged (the big score on page 1 only), and every page begins with what OK would
+confirm, as tall whichever option is shown (so the page breaks never move as NEXT steps the options), with
+which option it is (``2/17``) boxed in the title bar beside the page (``3/6``). NEXT walks forward
 through everything there is to see and choose: the pages first, then, on the last page, each further
 option; after the last option it is back to page 1 and the first option. BACK walks the same way back.
 So OK on page 1 confirms the first option, and every page can be read before choosing. Held, NEXT goes
@@ -24,13 +26,13 @@ the options follow the table.) A seat panel's Confirm is OK; its Action means wh
 ...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", "add", {"n": n}), Option("add 1", "add", {"n": 1})))
 >>> flow = Count(["Ann", "Bob"], {})
 >>> flow.screen(0)
-Screen(title='Count', lines=('OK: add 0  (1/2)',), big='0', footer=None, head=1)
+Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2')
 >>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
 (None, ('add', {'n': 1}))
->>> flow.press(0, Press("next", held=False)), flow.view(0).lines  # after the last option: the first
-(None, ('OK: add 0  (1/2)',))
->>> flow.press(0, Press("next", held=True)), flow.view(0).lines  # held: the next option at once
-(None, ('OK: add 1  (2/2)',))
+>>> flow.press(0, Press("next", held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
+(None, ('OK: add 0',), '1/2')
+>>> flow.press(0, Press("next", held=True)), flow.view(0).lines, flow.view(0).choice  # held: the next at once
+(None, ('OK: add 1',), '2/2')
 """
 
 from __future__ import annotations
@@ -249,21 +251,23 @@ class Flow(ABC, Generic[State]):
 
     def screen(self, state: State) -> Screen:
         """The whole screen for now: what OK would confirm (the selected option, or a new game once this one
-        is over) and the error if any head every page, then the prompt's lines."""
+        is over) and the error if any head every page, then the prompt's lines; the ``choice`` says which
+        of several options is selected."""
         self.note(state)
         prompt = self.prompt(state)
         options = self._sync(prompt)
-        head = []
+        head, choice = [], None
         if self.result(state) is not None:
             head.append("OK: new game")
         elif options:  # as tall whichever is selected, so that choosing never moves a page's lines
-            oks = [f"OK: {option.label}" + f"  ({n}/{len(options)})" * (len(options) > 1)
-                   for n, option in enumerate(options, 1)]
+            oks = [f"OK: {option.label}" for option in options]
             tallest = max(len(wrap(ok)) for ok in oks)
             head += [oks[self._cursor], *[""] * (tallest - len(wrap(oks[self._cursor])))]
+            if len(options) > 1:
+                choice = f"{self._cursor + 1}/{len(options)}"
         if self.error:
             head.append(f"! {self.error}")
-        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head))
+        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head), choice=choice)
 
     def view(self, state: State) -> Screen:
         """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""

@@ -148,7 +148,7 @@ def test_barbu_pages(tmp_path: Path) -> None:
     shot(table, "who-deals")
     table.choose("N deals")
     shot(table, "contracts")
-    table.choose("No King of Hearts")
+    table.choose("No King of ♥")
     shot(table, "doubling")
     table.panel(2)
     table.panel(1)

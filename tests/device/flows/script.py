@@ -86,6 +86,11 @@ class Table:
     def lines(self) -> tuple[str, ...]:
         return self.play.screen().lines
 
+    def shown(self) -> tuple[str, str | None]:
+        """What OK would confirm and which option it is (``2/3``, boxed in the title bar; None if the only one)."""
+        screen = self.play.screen()
+        return screen.lines[0], screen.choice
+
     def restarted(self) -> Table:
         """The device after a power cut: a new journal connection, a new flow, the same table."""
         again = Table.__new__(Table)

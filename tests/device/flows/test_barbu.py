@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from device.flows.barbu import label
 from device.screens import paged
 from scoring.barbu import (
     Contract,
@@ -63,12 +64,6 @@ def dominoes_play(rng: random.Random, declarer: int, start: Rank) -> list[Card |
     return turns
 
 
-def contract_label(contract: Contract, trump: Suit | None, start: Rank | None) -> str:
-    if trump:
-        return f"Trumps {trump.symbol}"
-    return f"Dominoes from {start.letter}" if start else contract.title
-
-
 def play_hand(table: Table, game: Game, rng: random.Random) -> Hand:
     """Play one hand at the table; returns the engine's own scoring of it."""
     declarer = game.declarer
@@ -77,7 +72,7 @@ def play_hand(table: Table, game: Game, rng: random.Random) -> Hand:
     trump = rng.choice(list(Suit)) if contract is Contract.TRUMPS else None
     start = rng.choice(list(Rank)) if contract is Contract.DOMINOES else None
     table.take()
-    table.choose(contract_label(contract, trump, start))
+    table.choose(label(contract, trump, start))
     doubles = []
     for by in range(4):
         if by != declarer and (by in game.must_double() or rng.random() < 0.4):
@@ -137,16 +132,16 @@ def start(tmp_path: Path, contract: str) -> Table:
 
 
 def test_the_seat_panel_doubles_and_redoubles(tmp_path: Path) -> None:
-    table = start(tmp_path, "No King of Hearts")
+    table = start(tmp_path, "No King of ♥")
     table.panel(2)
     table.panel(2)  # E has doubled N: a second press means nothing
     table.panel(4)
     table.panel(1)  # N redoubles E, the first who doubled them
     assert table.play.state.doubles == (Double(1, 0, True), Double(3, 0))
-    assert table.lines()[0] == "OK: S doubles N  (1/8)"
+    assert table.shown() == ("OK: S doubles N", "1/8")
     pages = len(paged(table.play.screen()))
     table.press("next", pages)  # NEXT turns the doubling round's pages, then (on the last) moves the option
-    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: N redoubles W  (2/8)"
+    assert table.play.view().footer == f"{pages}/{pages}" and table.shown() == ("OK: N redoubles W", "2/8")
     table.undo()
     assert table.play.state.doubles == (Double(1, 0), Double(3, 0))
 
@@ -156,7 +151,7 @@ def test_a_trick_is_read_in_order_of_play_and_can_be_corrected(tmp_path: Path) -
     tracks = table.put("centre", "2C", "5C", "AC", "??")
     assert "1 card not read: straighten it" in table.lines()
     table.read(tracks[-1], "3H")
-    assert table.lines()[0] == "OK: trick 1: W  (1/10)"  # the 3♥ trumps
+    assert table.shown() == ("OK: trick 1: W", "1/10")  # the 3♥ trumps
     table.read(tracks[-1], "3D")
     table.ok()
     assert table.play.state.played == tuple(Card.parse(code) for code in ["2C", "5C", "AC", "3D"])
@@ -171,11 +166,12 @@ def test_a_must_double_holds_back_the_play(tmp_path: Path) -> None:
     table.choose("N deals")
     table.choose("No Tricks")
     table.put("centre", "2C", "5C", "AC", "3D")
-    assert table.lines()[:2] == ("OK: E doubles N  (1/9)", "! E must double N in this hand: they owe 7")
+    assert table.lines()[:2] == ("OK: E doubles N", "! E must double N in this hand: they owe 7")
+    assert table.shown()[1] == "1/9"
     assert "must double: E, S, W" in table.lines()
     for seat in (2, 3, 4):
         table.panel(seat)
-    assert table.lines()[0] == "OK: trick 1: S  (1/10)"
+    assert table.shown() == ("OK: trick 1: S", "1/10")
 
 
 def test_settings_are_checked(tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def test_the_settlement_shows_each_lay_off(tmp_path: Path) -> None:
 def test_an_illegal_knock_is_accepted_or_refused_by_the_defender(tmp_path: Path) -> None:
     table = knock(tmp_path, {"knock_limit": 4})
     assert table.play.screen().title == "illegal knock"
-    assert table.lines()[0] == "OK: Bob accepts  (1/2)"
+    assert table.shown() == ("OK: Bob accepts", "1/2")
     assert table.lines()[-2:] == ("Ann scores 5", "Ann 0  Bob 0  (to 100)")
     table.choose("Bob refuses")
     state = table.play.state

@@ -73,7 +73,7 @@ def test_the_tray_the_counter_and_takeaways(tmp_path: Path) -> None:
     assert table.lines()[:2] == ("OK: roll 1 of 3: 180", "Q♠ Q♥ Q♦ Q♣ J♠ K♥ K♣ 9♠")
     table.ok()
     assert table.play.screen().title == "round 1: Ann, roll 2 of 3"
-    assert table.lines()[0] == "OK: Ann stands on 180  (1/2)"  # the dice still lie: no new roll
+    assert table.shown() == ("OK: Ann stands on 180", "1/2")  # the dice still lie: no new roll
     table.ok()
     table.dice("QS QH QD QC QH KH KD JS")
     table.ok()

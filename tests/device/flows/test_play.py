@@ -3,12 +3,17 @@ was; the seat panel's Confirm held is undo."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from device.buttons import Press
+from device.flows.flow import Flow, Option, Prompt
 from device.journal import JournalError
-from device.screens import paged
+from device.screens import paged, wrap
+from scoring.cards import Suit
 from tests.device.flows.script import Table
 
 
@@ -52,7 +57,7 @@ def test_next_turns_every_page_then_the_options_and_ok_confirms_the_one_shown(tm
     table = illegal_knock(tmp_path / "j.db")
     screen = table.play.screen()
     pages = paged(screen)
-    assert len(pages) >= 4 and screen.lines[0] == "OK: Bob accepts  (1/2)"
+    assert len(pages) >= 3 and (screen.lines[0], screen.choice) == ("OK: Bob accepts", "1/2")
     shown = []
     for number in range(1, len(pages) + 1):
         page = table.play.view()
@@ -62,13 +67,13 @@ def test_next_turns_every_page_then_the_options_and_ok_confirms_the_one_shown(tm
     assert shown == [line for page in pages for line in page.lines[page.head:]]  # every line of the settlement
     assert "Bob deadwood 34:" in shown
     page = table.play.view()  # NEXT on the last page moved the option; the page stayed
-    assert page.footer == f"{len(pages)}/{len(pages)}" and table.lines()[0] == "OK: Bob refuses  (2/2)"
+    assert page.footer == f"{len(pages)}/{len(pages)}" and table.shown() == ("OK: Bob refuses", "2/2")
     table.press("next")  # after the last option: page 1 and the first option
-    assert table.play.view().footer == f"1/{len(pages)}" and table.lines()[0] == "OK: Bob accepts  (1/2)"
+    assert table.play.view().footer == f"1/{len(pages)}" and table.shown() == ("OK: Bob accepts", "1/2")
     table.press("back")  # BACK walks the same ring backwards
-    assert table.play.view().footer == f"{len(pages)}/{len(pages)}" and table.lines()[0] == "OK: Bob refuses  (2/2)"
+    assert table.play.view().footer == f"{len(pages)}/{len(pages)}" and table.shown() == ("OK: Bob refuses", "2/2")
     table.press("back")
-    assert table.play.view().footer == f"{len(pages)}/{len(pages)}" and table.lines()[0] == "OK: Bob accepts  (1/2)"
+    assert table.play.view().footer == f"{len(pages)}/{len(pages)}" and table.shown() == ("OK: Bob accepts", "1/2")
     table.press("back")
     assert table.play.view().footer == f"{len(pages) - 1}/{len(pages)}"
     table.ok()  # OK on any page confirms the option its head shows
@@ -78,24 +83,23 @@ def test_next_turns_every_page_then_the_options_and_ok_confirms_the_one_shown(tm
 def test_next_and_back_held_go_straight_to_the_next_and_the_previous_option(tmp_path: Path) -> None:
     """A long choice is quick once its pages are known: held, NEXT and BACK move to the next and the
     previous option at once, round the same ring as their presses."""
-    table = Table(tmp_path / "j.db", "barbu", ["Ann", "Bob", "Cy", "Di"])
-    table.choose("Ann deals")  # and declares, with the standing to read and 22 contracts to choose from
+    table = barbu_sixth_hand(tmp_path / "j.db")  # E declares: several pages to read, then 17 contracts
     pages = len(paged(table.play.screen()))
-    assert pages > 1 and table.lines()[0] == "OK: No Tricks  (1/22)"
+    assert pages > 1 and table.shown() == ("OK: Trumps ♠", "1/17")
     table.press("next", held=True)
-    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: No Queens  (2/22)"
+    assert table.play.view().footer == f"{pages}/{pages}" and table.shown() == ("OK: Trumps ♥", "2/17")
     table.press("next", held=True)
-    assert table.lines()[0] == "OK: No Last Trick  (3/22)"
+    assert table.shown() == ("OK: Trumps ♦", "3/17")
     table.press("back", held=True, times=2)
-    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: No Tricks  (1/22)"
+    assert table.play.view().footer == f"{pages}/{pages}" and table.shown() == ("OK: Trumps ♠", "1/17")
     table.press("back", held=True)  # before the first option: the last, as BACK from page 1
-    assert table.play.view().footer == f"{pages}/{pages}" and table.lines()[0] == "OK: Dominoes from 2  (22/22)"
+    assert table.play.view().footer == f"{pages}/{pages}" and table.shown() == ("OK: Dominoes from 2", "17/17")
     table.press("next", held=True)  # after the last option: page 1 and the first
-    assert table.play.view().footer == f"1/{pages}" and table.lines()[0] == "OK: No Tricks  (1/22)"
+    assert table.play.view().footer == f"1/{pages}" and table.shown() == ("OK: Trumps ♠", "1/17")
     table.press("next")
     table.press("next", held=True)  # from any page
     table.ok()
-    assert table.play.state.contract.title == "No Queens"
+    assert table.play.state.trump is Suit.HEARTS
 
 
 def test_ok_on_the_first_page_confirms_the_first_option_and_a_refusal_heads_every_page(tmp_path: Path) -> None:
@@ -110,4 +114,69 @@ def test_ok_on_the_first_page_confirms_the_first_option_and_a_refusal_heads_ever
     table.press("next", 2)
     table.play.flow.error = "it is Bob's turn"  # as a refused confirmation leaves it
     page = table.play.view()
-    assert page.lines[:page.head] == ("OK: Bob accepts ", "(1/2)", "! it is Bob's turn")
+    assert page.lines[:page.head] == ("OK: Bob accepts", "! it is Bob's turn") and page.choice == "1/2"
+
+
+def barbu_sixth_hand(path: Path) -> Table:
+    """The scripted Barbu game (tests/device/games_played.py) up to hand 6: E declares, with 17 contracts left
+    (Trumps in each suit, Dominoes from each rank) after a Dominoes hand with 3 irregularities."""
+    from scoring.barbu_game import Game
+    from tests.device.flows.test_barbu import NAMES, play_hand
+
+    table = Table(path, "barbu", NAMES)
+    table.choose("E deals")
+    game, rng = Game(first_dealer=1), random.Random(28)
+    while len(game.hands) < 5:
+        game = game.record(play_hand(table, game, rng))
+    assert game.declarer == 1 and len(game.hands[-1].irregularities) == 3
+    return table
+
+
+class Steps(Flow[int]):
+    """A toy game whose two options' OK lines wrap to different heights."""
+
+    name = "steps"
+
+    def start(self, players: list[str], settings: dict[str, Any]) -> int:
+        return 0
+
+    def apply(self, state: int, kind: str, data: dict[str, Any]) -> int:
+        return state + data["n"]
+
+    def prompt(self, state: int) -> Prompt:
+        return Prompt("Steps", big=str(state), lines=tuple(f"line {n}" for n in range(12)),
+                      options=(Option("add 1", "add", {"n": 1}), Option("add a great many, far more than one", "add", {"n": 9})))
+
+
+def pages_of_each_option(flow: Flow[Any], state: Any) -> list[list[tuple[str | None, tuple[str, ...]]]]:
+    """Each option's pages (footer and lines below what OK would confirm), stepping the options with NEXT
+    held: the pages NEXT turns through before the options, and the last page it steps them on."""
+    seen = []
+    for _ in flow.prompt(state).options:
+        screen = flow.screen(state)
+        seen.append([(page.footer, page.lines[page.head:]) for page in paged(screen)])
+        flow.press(state, Press("next", held=True))
+    return seen
+
+
+def test_the_page_breaks_never_depend_on_the_option_shown(tmp_path: Path) -> None:
+    """Options whose OK lines wrap to different heights give the same pages: the OK line is as tall for
+    each, so NEXT steps the options on a fixed last page; so do the 17 contracts of a Barbu choice."""
+    flow = Steps(["Ann", "Bob"], {})
+    heights = [len(wrap(f"OK: {option.label}")) for option in flow.prompt(0).options]
+    assert heights[0] == 1 < heights[1]
+    first, second = pages_of_each_option(flow, 0)
+    assert first == second and len(first) > 2
+    table = barbu_sixth_hand(tmp_path / "j.db")
+    contracts = pages_of_each_option(table.play.flow, table.play.state)
+    assert len(contracts) == 17 and all(pages == contracts[0] for pages in contracts)
+
+
+def test_a_long_barbu_choice_takes_few_pages(tmp_path: Path) -> None:
+    """The contract choice after a hand with irregularities: the score on page 1 only and a one-line OK
+    line leave room for 3 lines of the hand on page 1 and 5 on each further page (14 pages before)."""
+    table = barbu_sixth_hand(tmp_path / "j.db")
+    pages = paged(table.play.screen())
+    assert len(pages) <= 6 and pages[0].big and not any(page.big for page in pages[1:])
+    assert all(page.head == 1 and page.lines[0].startswith("OK: ") for page in pages)
+    assert [len(page.lines) for page in pages[:-1]] == [4] + [6] * (len(pages) - 2)

@@ -422,10 +422,11 @@ def _apply(matrix: Floats, points: Sequence[Point], inside: Point) -> Floats:
     if len(points) == 0:
         return np.zeros((0, 2))
     xy = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    mapped = np.column_stack([xy, np.ones(len(xy))]) @ matrix.T
-    w = mapped[:, 2:]
-    ahead = w * (matrix[2] @ (*inside, 1.0)) > 0
-    result: Floats = np.where(ahead, mapped[:, :2] / np.where(ahead, w, 1.0), np.nan)
+    with np.errstate(over="ignore", invalid="ignore"):  # a NaN, infinite or huge point maps to NaN: no zone
+        mapped = np.column_stack([xy, np.ones(len(xy))]) @ matrix.T
+        w = mapped[:, 2:]
+        ahead = w * (matrix[2] @ (*inside, 1.0)) > 0
+        result: Floats = np.where(ahead, mapped[:, :2] / np.where(ahead, w, 1.0), np.nan)
     return result
 
 

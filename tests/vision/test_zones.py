@@ -134,6 +134,14 @@ def test_a_point_beyond_the_horizon_has_no_zone() -> None:
     assert steep.zone_at((520.0, 100.0)) is None
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_point_that_is_not_a_place_has_no_zone_and_no_warning() -> None:
+    """NaN, infinite or absurdly far points (from a broken caller) get no zone, quietly: found by the fuzz test."""
+    table = Calibration.default(4, size=(1280, 720))
+    points = [(640.0, 360.0), (float("nan"), 1.0), (float("inf"), 0.0), (1e300, -1e300), (5.0, float("-inf"))]
+    assert [zone is None for zone in table.zones_at(points)] == [False, True, True, True, True]
+
+
 def test_table_and_image_coordinates_round_trip() -> None:
     calibration = Calibration(SLANTED, default_zones(3))
     points = [(0.1, 0.2), (0.5, 0.5), (0.95, 0.8)]

@@ -111,13 +111,13 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     net = reader.net
     p_rank, p_suit = net.predict(x)
     index = glyphs.index_share(p_rank, p_suit)
-    keep = np.nonzero(index >= 0.5)[0]
-    found = found[keep]
-    p_rank, p_suit, index = p_rank[keep], p_suit[keep], index[keep]
     rank_k = p_rank[:, :glyphs.NOT_INDEX_RANK].argmax(axis=1)
     suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
+    sure = np.minimum(p_rank[np.arange(len(found)), rank_k], p_suit[np.arange(len(found)), suit_k])
+    # the re-reads below only lower both: a corner neither read nor an index surely yet never will be
+    keep = np.nonzero((sure >= READ_SURE) | (index >= INDEX_SURE))[0]
+    found, index, rank_k, suit_k, sure = found[keep], index[keep], rank_k[keep], suit_k[keep], sure[keep]
     rows = np.arange(len(found))
-    sure = np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k])
     # a reading, and being an index at all, must survive small changes of the patch's frame
     v_rank, v_suit = net.predict(corners.features(planes, _variants(found)))
     for k in range(len(VARIANTS)):
@@ -125,10 +125,11 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         sure = np.minimum(sure, np.minimum(v_rank[part][rows, rank_k], v_suit[part][rows, suit_k]))
         index = np.minimum(index, glyphs.index_share(v_rank[part], v_suit[part]))
     order = np.argsort(-(sure + index))
+    apart = found.rank[:, None, :] - found.rank[None, :, :]
+    near = (np.hypot(apart[..., 0], apart[..., 1]) < 0.7 * np.maximum(found.scale[:, None], found.scale[None, :])).tolist()
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:
-        same = [t for t, (j, _) in enumerate(taken)
-                if np.linalg.norm(found.rank[i] - found.rank[j]) < 0.7 * max(found.scale[i], found.scale[j])]
+        same = [t for t, (j, _) in enumerate(taken) if near[i][j]]
         if not same:
             taken.append((i, True))
             continue

@@ -125,14 +125,15 @@ def candidates(frame: np.ndarray | Planes) -> Candidates:
     paper = paper_mask(planes)
     near_paper = cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
     darkness = cv2.divide(lo, paper_level(lo), scale=255)  # 255 is as bright as the paper nearby
-    parts = [_pairs(cv2.bitwise_and(cv2.compare(darkness, 255 * share, cv2.CMP_LT), near_paper), paper)
+    paper_sums = cv2.integral(paper)
+    parts = [_pairs(cv2.bitwise_and(cv2.compare(darkness, 255 * share, cv2.CMP_LT), near_paper), paper_sums)
              for share in INK_SHARES]
     found = Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
     return found[_distinct(found)]
 
 
-def _pairs(ink: np.ndarray, paper: np.ndarray) -> Candidates:
-    """Rank-over-suit pairs among the marks of one ink mask."""
+def _pairs(ink: np.ndarray, paper_sums: np.ndarray) -> Candidates:
+    """Rank-over-suit pairs among the marks of one ink mask (``paper_sums``: the paper mask's integral image)."""
     h, w = ink.shape
     _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
     x, y, bw, bh, area = (stats[1:, k].astype(np.float32) for k in range(5))
@@ -141,7 +142,7 @@ def _pairs(ink: np.ndarray, paper: np.ndarray) -> Candidates:
     keep &= (np.minimum(bw, bh) >= 2)
     if not keep.any():
         return _empty()
-    keep &= _ring_share(paper, x, y, bw, bh, size) >= PAPER_SHARE
+    keep &= _ring_share(paper_sums, x, y, bw, bh, size) >= PAPER_SHARE
     ids = np.nonzero(keep)[0]
     if len(ids) < 2:
         return _empty()
@@ -218,11 +219,11 @@ def _empty() -> Candidates:
     return Candidates(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
 
 
-def _ring_share(paper: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarray, bh: np.ndarray,
+def _ring_share(integral: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarray, bh: np.ndarray,
                 size: np.ndarray) -> np.ndarray:
-    """The share of paper in a band around each box (x, y, bw, bh), a third of its size wide."""
-    h, w = paper.shape
-    integral = cv2.integral(paper).astype(np.float64)
+    """The share of paper in a band around each box (x, y, bw, bh), a third of its size wide (``integral``:
+    the paper mask's integral image)."""
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
 
     def box_sum(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x0, x1 = np.clip(x0, 0, w).astype(int), np.clip(x1, 0, w).astype(int)
@@ -249,10 +250,15 @@ def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     around = _sample_patches(lo_pyramid, found.to_image(_CONTEXT), found.scale * CONTEXT_SPAN / CONTEXT)
     # paper is the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)
     p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None]
-    p_hi = ink.max(axis=1)[:, None]
-    span = np.maximum(p_hi - p_lo, 25)
-    return np.hstack([1 - np.clip((ink - p_lo) / span, 0, 1), np.clip(coarse * 2 / span, 0, 1),
-                      1 - np.clip((around - p_lo) / span, 0, 1)]).astype(np.float32)
+    span = np.maximum(ink.max(axis=1)[:, None] - p_lo, 25)
+    top = p_lo + span  # 1 - (v - p_lo) / span is (top - v) / span
+    out = np.empty((n, FEATURES), np.float32)
+    red_at = ink.shape[1] + coarse.shape[1]
+    np.subtract(top, ink, out=out[:, :ink.shape[1]])
+    np.multiply(coarse, 2, out=out[:, ink.shape[1]:red_at])
+    np.subtract(top, around, out=out[:, red_at:])
+    out /= span
+    return np.clip(out, 0, 1, out=out)
 
 
 def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndarray], step: np.ndarray) -> np.ndarray:
@@ -264,7 +270,8 @@ def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndar
     for lv, image in enumerate(pyramid):
         pick = np.nonzero(level == lv)[0]
         if len(pick):
-            out[pick] = _sample(image, xs[pick] / 2**lv, ys[pick] / 2**lv)
+            part = (xs, ys) if len(pick) == len(xs) else (xs[pick], ys[pick])  # often all at one level
+            out[pick] = _sample(image, *part) if lv == 0 else _sample(image, part[0] / 2**lv, part[1] / 2**lv)
     return out
 
 

@@ -111,13 +111,13 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     net = reader.net
     p_rank, p_suit = net.predict(x)
     index = glyphs.index_share(p_rank, p_suit)
-    keep = np.nonzero(index >= 0.5)[0]
-    found = found[keep]
-    p_rank, p_suit, index = p_rank[keep], p_suit[keep], index[keep]
     rank_k = p_rank[:, :glyphs.NOT_INDEX_RANK].argmax(axis=1)
     suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
+    sure = np.minimum(p_rank[np.arange(len(found)), rank_k], p_suit[np.arange(len(found)), suit_k])
+    # the re-reads below only lower both: a corner neither read nor an index surely yet never will be
+    keep = np.nonzero((sure >= READ_SURE) | (index >= INDEX_SURE))[0]
+    found, index, rank_k, suit_k, sure = found[keep], index[keep], rank_k[keep], suit_k[keep], sure[keep]
     rows = np.arange(len(found))
-    sure = np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k])
     # a reading, and being an index at all, must survive small changes of the patch's frame
     v_rank, v_suit = net.predict(corners.features(planes, _variants(found)))
     for k in range(len(VARIANTS)):
@@ -125,10 +125,11 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         sure = np.minimum(sure, np.minimum(v_rank[part][rows, rank_k], v_suit[part][rows, suit_k]))
         index = np.minimum(index, glyphs.index_share(v_rank[part], v_suit[part]))
     order = np.argsort(-(sure + index))
+    apart = found.rank[:, None, :] - found.rank[None, :, :]
+    near = (np.hypot(apart[..., 0], apart[..., 1]) < 0.7 * np.maximum(found.scale[:, None], found.scale[None, :])).tolist()
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:
-        same = [t for t, (j, _) in enumerate(taken)
-                if np.linalg.norm(found.rank[i] - found.rank[j]) < 0.7 * max(found.scale[i], found.scale[j])]
+        same = [t for t, (j, _) in enumerate(taken) if near[i][j]]
         if not same:
             taken.append((i, True))
             continue
@@ -155,22 +156,29 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     """One sighting per card: the two corners of one card merged.
 
     Two corners are one card's when they face opposite ways and each lies across the card's body from
-    the other (a corner's offset to the other, in its own frame, points right and down, along a card's
-    diagonal). The card is then between them, and it is what they read: one read and one unknown make
-    the read card; two different reads make an unknown card, never a guess. A lone corner places its
-    card by the median proportions of card designs."""
+    the other: along the card's axis (the mean of the two "down"s, so a tilted "10" does not skew it)
+    the offset between them points down and right, about as far as the card's median geometry puts
+    its opposite corner, both corners at a like scale. Pairs are taken best first (nearest the
+    expected offset). The card is then between them, and it is what they read: one read and one
+    unknown make the read card; two different reads make an unknown card, never a guess. A lone corner
+    places its card by the median proportions of card designs."""
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
-    partner: dict[int, int] = {}
+    options = []
     for i, a in enumerate(found):
         for j in range(i + 1, len(found)):
             b = found[j]
-            if i in partner or j in partner or float(a.down @ b.down) > -0.8:
+            if float(a.down @ b.down) > -0.8 or not 0.6 < b.scale / a.scale < 1.67:
                 continue
-            v = b.rank - a.rank
-            along, across = float(v @ a.down) / a.scale, float(v @ _right(a.down)) / a.scale
-            if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.1:
-                partner[i], partner[j] = j, i
-    sightings = []
+            axis = (a.down - b.down) / np.linalg.norm(a.down - b.down)
+            v = (b.rank - a.rank) * 2 / (a.scale + b.scale)
+            along, across = float(v @ axis), float(v @ _right(axis))
+            if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.2:
+                options.append((abs(along / (2 * cy) - 1) + abs(across / along - cx / cy), i, j))
+    partner: dict[int, int] = {}
+    for _, i, j in sorted(options):
+        if i not in partner and j not in partner:
+            partner[i], partner[j] = j, i
+    sightings: list[CardSighting] = []
     done: set[int] = set()
     for i, c in enumerate(found):
         if i in done:
@@ -188,7 +196,28 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
             size = float((other.rank - c.rank) @ c.down) + (height - 2 * cy) * c.scale
         sightings.append(CardSighting(card, (float(centre[0]), float(centre[1])), _outline(centre, c.down, size),
                                       float(confidence)))
-    return sightings
+    return _one_per_card(sightings)
+
+
+def _one_per_card(sightings: list[CardSighting]) -> list[CardSighting]:
+    """The sightings with repeats of one card dropped: one deck holds each card once, so a card read twice
+    (its two corners, unpaired: one of them placed off, say) with the centres less than a card's height
+    apart is one card (the surer sighting is kept).
+
+    >>> from scoring.cards import parse_cards
+    >>> ah, kh = parse_cards("AH KH")
+    >>> box = ((0.0, 0.0), (25.0, 0.0), (25.0, 35.0), (0.0, 35.0))
+    >>> [(s.card.code, s.confidence) for s in _one_per_card([CardSighting(ah, (10, 10), box, 0.9),
+    ...     CardSighting(ah, (14, 16), box, 0.99), CardSighting(kh, (12, 12), box, 0.9), CardSighting(ah, (10, 60), box, 0.8)])]
+    [('AH', 0.99), ('KH', 0.9), ('AH', 0.8)]
+    """
+    kept: list[CardSighting] = []
+    for s in sorted(sightings, key=lambda s: -s.confidence):
+        reach = np.hypot(s.outline[3][0] - s.outline[0][0], s.outline[3][1] - s.outline[0][1])
+        if s.card is None or not any(k.card == s.card and np.hypot(k.center[0] - s.center[0], k.center[1] - s.center[1]) < reach
+                                     for k in kept):
+            kept.append(s)
+    return sorted(kept, key=sightings.index)
 
 
 def _agree(a: Corner, b: Corner) -> tuple[Card | None, float]:

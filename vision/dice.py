@@ -91,7 +91,9 @@ CROP, CROP_SPAN = 40, 2.6
 """The cocked-die judge (``judge``) sees a CROP x CROP colour patch around a top face, CROP_SPAN
 stickers' sides across (about two dice), turned so that the way out from the middle of the frame is up."""
 JUDGED_COCKED = 6.0
-"""A top face the judge scores above this (log odds) is on a cocked die (see ``vision.train_dice``)."""
+"""A top face the judge scores above this (log odds) is on a cocked die. Measured on 1,500 trays it was not
+trained on (``vision.train_dice``; 7,098 flat and 4,356 cocked dice read as a face): 4 flat dice score
+above it (0.06 %, the highest 8.1) and 91 % of the cocked ones."""
 MODEL = Path(__file__).with_name("models") / "cocked_judge.onnx"
 SIZE_SPREAD = 0.25
 """With three or more dice read, a sticker more than this share smaller or larger than their median is

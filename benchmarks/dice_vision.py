@@ -28,7 +28,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from vision.dice import DiceReading, read_dice, templates
+from vision.dice import CROP, DiceReading, judge, read_dice, templates
 from vision.dice_render import DiePose, Tray, lay_out, leaning, render
 from vision.dice_tracker import DiceTracker
 from vision.observations import DieSighting
@@ -70,7 +70,8 @@ def main() -> None:
     parser.add_argument("--cocked", type=float, default=0.05, help="share of dice landing cocked (0.05)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    templates()  # made once, when the reader first runs
+    templates()  # made once, when the reader first runs, and the judge loaded (its first run sets it up)
+    judge(np.zeros((1, 5, CROP, CROP), np.float32))
     tally: Counter[str] = Counter()
     times: list[float] = []
     cpu: list[float] = []

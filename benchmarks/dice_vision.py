@@ -10,7 +10,8 @@ One die in twenty is cocked (18-35 degrees: one edge on the floor, the other wed
 flat or the tray's wall) and should not be read. The roll is filmed as one frame with every die still
 tumbling, then ``--still`` frames of the landed dice (same light, fresh sensor noise), fed to the dice
 tracker as the device would. The seeds (from ``--seed``, 500000 on) were not used to tune the reader
-(that used 900000 to 900199, and 700000 to 700299 for cocked dice) nor by the tests.
+(that used 900000 to 900199, and 700000 to 700299 for cocked dice), nor by the cocked-die judge's
+training (``vision.train_dice``: 200000 to 203999, measured on 400000 to 401499), nor by the tests.
 
 Figures: a readable die's face in a frame is correct, wrong or unknown (found but unsure, or not found);
 the settled roll's agreed faces likewise; a cocked or tumbling die read as any face is counted apart.
@@ -27,7 +28,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from vision.dice import DiceReading, read_dice, templates
+from vision.dice import CROP, DiceReading, judge, read_dice, templates
 from vision.dice_render import DiePose, Tray, lay_out, leaning, render
 from vision.dice_tracker import DiceTracker
 from vision.observations import DieSighting
@@ -69,7 +70,8 @@ def main() -> None:
     parser.add_argument("--cocked", type=float, default=0.05, help="share of dice landing cocked (0.05)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    templates()  # made once, when the reader first runs
+    templates()  # made once, when the reader first runs, and the judge loaded (its first run sets it up)
+    judge(np.zeros((1, 5, CROP, CROP), np.float32))
     tally: Counter[str] = Counter()
     times: list[float] = []
     cpu: list[float] = []

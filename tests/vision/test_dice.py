@@ -14,7 +14,16 @@ from device import cli, recognize_command
 from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
 from scoring.pinzique_roll import RollError, score_roll
-from vision.dice import DiceReading, check_faces, read_dice
+from vision.dice import (
+    CROP,
+    JUDGED_COCKED,
+    DiceReading,
+    check_faces,
+    die_patches,
+    judge,
+    read_dice,
+    top_faces,
+)
 from vision.dice_render import Tray, cock, lay_out, leaning, render
 from vision.observations import DieSighting
 
@@ -160,10 +169,50 @@ def test_a_die_cocked_steeply_is_reported_unknown_and_the_flat_dice_still_read(s
     assert sum(seen.face == face for face, seen in flat) >= 6
 
 
-@pytest.mark.xfail(strict=True, reason="a die cocked towards the camera looks square: its side faces would tell "
-                                       "it, and are not measured yet (README, Dice vision)")
-@pytest.mark.parametrize(("seed", "degrees"), [(35, 20), (36, 30)])
+@pytest.mark.parametrize(("seed", "degrees"), [
+    pytest.param(35, 20, marks=pytest.mark.xfail(strict=True, reason="cocked only 20 degrees towards the camera: "
+                                                 "the judge's log odds 5.3, under JUDGED_COCKED")),
+    (36, 30)])
 def test_a_die_cocked_towards_the_camera_is_reported_unknown(seed, degrees):
+    # it looks as square as a flat die: the judge (vision.train_dice) tells it by the sides it shows
     tray, poses, frame = cocked_roll(seed, degrees, "towards")
-    cocked = matched(tray, poses, read_dice(frame))[3][1]
+    pairs = matched(tray, poses, read_dice(frame))
+    cocked = pairs[3][1]
     assert cocked is None or cocked.face is None
+    flat = pairs[:3] + pairs[4:]
+    assert all(seen is not None and seen.face in (face, None) for face, seen in flat)
+    assert sum(seen.face == face for face, seen in flat) >= 6
+
+
+def test_the_judge_tells_cocked_dice_from_flat_ones():
+    """On trays with many dice cocked (seeds neither the training nor the benchmark uses), the judge takes
+    nearly every cocked die for cocked and no flat one, slightly tilted ones included."""
+    flat, cocked = [], []
+    for seed in range(41, 47):
+        rng = np.random.default_rng(seed)
+        tray = Tray.random(rng)
+        poses = lay_out(rng, tray, cocked=0.5)
+        frame = render(rng, tray, poses)
+        faces = top_faces(frame)
+        odds = judge(die_patches(frame, faces, (640, 360)))
+        for seen, value in zip(faces, odds, strict=True):
+            pose = min(poses, key=lambda p: np.hypot(*np.subtract(tray.center(p), seen.centre)))
+            (cocked if pose.cocked else flat).append(value)
+    assert len(flat) >= 20 and len(cocked) >= 10
+    assert max(flat) < JUDGED_COCKED
+    assert np.mean(np.array(cocked) > JUDGED_COCKED) >= 0.8
+
+
+def test_the_judge_sees_a_die_turned_with_the_way_out_up():
+    """``die_patches``: the sticker in the middle, its paper about 1, and the way from the frame's middle
+    to the die pointing up the patch (within 45 degrees), as long as the die is far out."""
+    tray, poses, frame = roll(102)
+    faces = top_faces(frame)
+    patches = die_patches(frame, faces, (640, 360))
+    assert patches.shape == (len(faces), 5, CROP, CROP)
+    for seen, patch in zip(faces, patches, strict=True):
+        middle = patch[:3, CROP // 2 - 2:CROP // 2 + 2, CROP // 2 - 2:CROP // 2 + 2]
+        assert 0.2 < middle.max() <= 1.3
+        across, down = patch[3, 0, 0], patch[4, 0, 0]
+        assert down <= 0 and abs(across) <= -down + 1e-6
+        assert np.isclose(np.hypot(across, down), np.hypot(seen.centre[0] - 640, seen.centre[1] - 360) / 640, atol=1e-4)

@@ -50,6 +50,7 @@ from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
 from scoring.pinzique_roll import FACE_NUMBER, FACES, default_guide, unmatched_problem
 from vision.dice_faces import WINDOW, face_image
+from vision.glyphs import onnx_net
 from vision.observations import DieSighting
 
 PATCH = 24
@@ -233,7 +234,7 @@ _FINE = np.array([(u, v, 1) for v in (np.arange(2 * CROP) + 0.5) / (2 * CROP) - 
 
 @cache
 def _judge_net() -> Any:
-    return cv2.dnn.readNetFromONNX(str(MODEL))
+    return onnx_net(MODEL)
 
 
 def judge(patches: np.ndarray) -> np.ndarray:

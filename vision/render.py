@@ -234,8 +234,10 @@ class IndexMark:
     height: float  # rank glyph height
 
 
-def card_face(card: Card, design: Design, rng: np.random.Generator) -> tuple[np.ndarray, list[IndexMark]]:
-    """A BGR face of ``card`` in ``design`` and its two index corners (top-left, then bottom-right)."""
+def card_face(card: Card, design: Design, rng: np.random.Generator,
+              hard: np.random.Generator | None = None) -> tuple[np.ndarray, list[IndexMark]]:
+    """A BGR face of ``card`` in ``design`` and its two index corners (top-left, then bottom-right);
+    with ``hard``, some faces are drawn as real decks often are and plain ones never (see ``table_scene``)."""
     face = np.empty((FACE_H, FACE_W, 3), np.uint8)
     face[:] = design.paper
     color = design.red if card.suit in RED else design.black
@@ -250,7 +252,7 @@ def card_face(card: Card, design: Design, rng: np.random.Generator) -> tuple[np.
     sw = sh * suit_mask.shape[1] / suit_mask.shape[0]
     cx, top = design.index_x * FACE_W, design.index_top * FACE_H
     cx = max(cx, rw / 2 + 0.045 * FACE_W)
-    _draw_middle(face, card, design, suit_mask, color, rng, clear=(cx + max(rw, sw) / 2 + 4) / FACE_W)
+    _draw_middle(face, card, design, suit_mask, color, rng, (cx + max(rw, sw) / 2 + 4) / FACE_W, hard)
     suit_top = top + rh * (1 + design.gap)
     marks = []
     for flip in (False, True):
@@ -267,9 +269,12 @@ def card_face(card: Card, design: Design, rng: np.random.Generator) -> tuple[np.
 
 
 def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.ndarray,
-                 color: tuple[int, int, int], rng: np.random.Generator, clear: float) -> None:
+                 color: tuple[int, int, int], rng: np.random.Generator, clear: float,
+                 hard: np.random.Generator | None = None) -> None:
     """The pips, the ace's big pip or a court picture, all right of ``clear`` (a share of the width)
-    so that the index corners stay clear."""
+    so that the index corners stay clear; with ``hard``, half the court pictures are framed right beside
+    the index (a pixel or two off it, as on most real courts) and densely coloured, and half the aces of
+    spades are big and ornate."""
     aspect = suit_mask.shape[1] / suit_mask.shape[0]
     if card.rank in PIPS:
         ph = design.pip_scale * FACE_H
@@ -280,7 +285,12 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
             _stamp(face, suit_mask, (x - ph * aspect / 2, y - ph / 2, ph * aspect, ph), color, fy > 0.5)
     elif card.rank is Rank.ACE:
         ph = FACE_H * float(rng.uniform(0.16, 0.36))
+        ornate = hard is not None and card.suit is Suit.SPADES and hard.random() < 0.5
+        if ornate:
+            ph = min(FACE_H * float(hard.uniform(0.3, 0.45)), (1 - 2 * clear) * FACE_W / aspect)
         _stamp(face, suit_mask, (FACE_W / 2 - ph * aspect / 2, FACE_H / 2 - ph / 2, ph * aspect, ph), color)
+        if ornate:
+            _ornament(face, suit_mask, ph, clear, design, hard)
         if rng.random() < 0.3:  # ornate aces carry small print
             for k in range(int(rng.integers(2, 5))):
                 y = int(FACE_H * 0.72 + k * 8)
@@ -288,8 +298,18 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
     else:
         x0 = int(FACE_W * max(design.court_inset, clear))
         y0 = int(FACE_H * design.court_inset * 0.6)
-        x1, y1 = FACE_W - x0, FACE_H - y0
         palette = [design.red, design.black, (40, 170, 220), (170, 80, 30), (60, 140, 60)]
+        tight = hard is not None and hard.random() < 0.5
+        if tight:
+            x0, y0 = int(FACE_W * clear - hard.uniform(0, 4)), int(FACE_H * hard.uniform(0.02, 0.06))
+        x1, y1 = FACE_W - x0, FACE_H - y0
+        outside = face.copy() if tight else face  # a tight picture stays inside its frame
+        if tight:  # a densely coloured picture: a ground, then many more shapes
+            cv2.rectangle(face, (x0, y0), (x1, y1), palette[int(hard.integers(2, len(palette)))], -1)
+            for _ in range(int(hard.integers(40, 120))):
+                p = (int(hard.integers(x0, x1)), int(hard.integers(y0, y1)))
+                cv2.ellipse(face, p, (int(hard.integers(3, 25)), int(hard.integers(3, 25))), float(hard.uniform(0, 180)),
+                            0, 360, palette[int(hard.integers(len(palette)))], -1 if hard.random() < 0.7 else 2)
         for _ in range(int(rng.integers(25, 60))):
             c = palette[int(rng.integers(len(palette)))]
             p = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
@@ -299,9 +319,46 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
             else:
                 axes = (int(rng.integers(3, 22)), int(rng.integers(3, 22)))
                 cv2.ellipse(face, p, axes, float(rng.uniform(0, 180)), 0, 360, c, -1 if rng.random() < 0.6 else 2)
-        cv2.rectangle(face, (x0, y0), (x1, y1), design.black, 2)
+        if tight:
+            inside = np.zeros(face.shape[:2], bool)
+            inside[y0:y1 + 1, x0:x1 + 1] = True
+            face[~inside] = outside[~inside]
+        frame = palette[int(hard.integers(len(palette)))] if tight else design.black
+        cv2.rectangle(face, (x0, y0), (x1, y1), frame, int(hard.integers(1, 4)) if tight else 2)
         ph = design.court_pip * FACE_H
         _stamp(face, suit_mask, (x0 + 4, y0 + 4, ph * aspect, ph), color)
+
+
+def _ornament(face: np.ndarray, suit_mask: np.ndarray, ph: float, clear: float, design: Design,
+              rng: np.random.Generator) -> None:
+    """Dress the big pip (``ph`` tall, in the middle of ``face``) as an ornate ace of spades: an outline
+    ring round it, a pale inner pip with hatching, scrolls either side and a maker's name across the top,
+    all right of ``clear``."""
+    aspect = suit_mask.shape[1] / suit_mask.shape[0]
+    cx, cy = FACE_W / 2, FACE_H / 2
+    def pip(target: np.ndarray, scale: float, color: tuple[int, int, int]) -> None:
+        h = ph * scale
+        _stamp(target, suit_mask, (cx - h * aspect / 2, cy - h / 2, h * aspect, h), color)
+    pip(face, 0.82, design.paper)
+    pip(face, 0.7, design.black)
+    inner, lines = np.zeros_like(face), np.zeros(face.shape[:2], np.uint8)
+    pip(inner, 0.7, (255, 255, 255))
+    for k in range(-FACE_H, FACE_W + FACE_H, int(rng.integers(4, 9))):  # hatching over the inner pip
+        cv2.line(lines, (k, 0), (k + FACE_H, FACE_H), 1, 1)
+    face[(lines > 0) & (inner[..., 0] > 128)] = np.add(np.multiply(design.paper, 0.8), np.multiply(design.black, 0.2))
+    reach = (0.5 - clear) * FACE_W - 3
+    for side in (-1, 1):  # scrolls either side of the pip
+        for _ in range(int(rng.integers(2, 6))):
+            a = (int(rng.uniform(0.2, 0.45) * reach), int(rng.uniform(0.08, 0.2) * ph))
+            centre = (int(cx + side * (reach - a[0])), int(cy + rng.uniform(-0.3, 0.5) * ph))
+            cv2.ellipse(face, centre, a, float(rng.uniform(-30, 30)), float(rng.uniform(0, 180)),
+                        float(rng.uniform(200, 360)), design.black, int(rng.integers(1, 3)), cv2.LINE_AA)
+    name = "".join(rng.choice(list("ABCDEFGHIKLMNOPRSTUVWY"), int(rng.integers(5, 9))))
+    scale = 0.9 * ph * aspect / cv2.getTextSize(name, cv2.FONT_HERSHEY_TRIPLEX, 1.0, 1)[0][0]
+    (tw, th), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_TRIPLEX, scale, 1)
+    y = int(cy - ph * rng.uniform(0.05, 0.3))
+    cv2.rectangle(face, (int(cx - tw / 2 - 2), y - th - 3), (int(cx + tw / 2 + 2), y + 3), design.paper, -1)
+    cv2.putText(face, name, (int(cx - tw / 2), y), cv2.FONT_HERSHEY_TRIPLEX, scale, design.black, 1, cv2.LINE_AA)
 
 
 def card_back(rng: np.random.Generator) -> np.ndarray:
@@ -526,8 +583,9 @@ def clutter(rng: np.random.Generator, canvas: np.ndarray, cover: np.ndarray, hei
         cover[mask > 0] = 1
 
 
-def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Uneven light, glare, colour cast, blur, noise and JPEG loss."""
+def _degrade(rng: np.random.Generator, img: np.ndarray, hard: np.random.Generator | None = None) -> np.ndarray:
+    """Uneven light, glare, colour cast, blur, noise and JPEG loss; with ``hard``, a fifth of the frames
+    are blurred more (out of focus, or a camera shaken along a line)."""
     h, w = img.shape[:2]
     f = img.astype(np.float32)
     light = 1 + rng.uniform(0.1, 0.45) * _noise(rng, (h, w), rng.uniform(150, 500))
@@ -546,6 +604,16 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     if rng.random() < 0.4:  # washed out or dark: a camera's tone curve
         f = 255 * (np.clip(f, 0, 255) / 255) ** float(rng.uniform(0.6, 1.5))
     sigma = rng.uniform(0, 1.4)
+    if hard is not None and hard.random() < 0.2:
+        sigma = hard.uniform(1.4, 2.6)
+        if hard.random() < 0.5:  # motion: a line 3 to 9 pixels long
+            length = int(hard.integers(3, 10))
+            kernel = np.zeros((length, length), np.float32)
+            a = hard.uniform(0, math.pi)
+            half = (length - 1) / 2
+            cv2.line(kernel, (round(half - half * math.cos(a)), round(half - half * math.sin(a))),
+                     (round(half + half * math.cos(a)), round(half + half * math.sin(a))), 1.0, 1)
+            f, sigma = cv2.filter2D(f, -1, kernel / kernel.sum()), hard.uniform(0, 1.0)
     if sigma > 0.3:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
     if rng.random() < 0.3:  # a phone's or webcam's lost resolution
@@ -562,12 +630,18 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), fonts: list[str] | None = None,
-                max_cards: int = 14) -> Scene:
-    """A frame of a card table: face-up cards (single, fanned, overlapped), backs and clutter."""
+                max_cards: int = 14, hard: np.random.Generator | None = None) -> Scene:
+    """A frame of a card table: face-up cards (single, fanned, overlapped), backs and clutter.
+
+    ``hard`` (a second generator) adds what real photos show and the plain scenes never do: court
+    pictures framed right beside the index, ornate aces of spades, more small cards, heavier blur. The
+    plain scenes (``hard`` None) stay exactly as they were, so the benchmark's held-out tables do too."""
     h, w = size
     fonts = fonts or available(RANK_FONTS)
     canvas = table(rng, (h, w))
     height = float(rng.uniform(0.14, 0.5) * min(h, w * 0.75))
+    if hard is not None and hard.random() < 0.2:
+        height = float(hard.uniform(0.12, 0.22) * min(h, w * 0.75))
     designs = [Design.random(rng, fonts) for _ in range(int(rng.integers(1, 3)))]
     count = int(rng.integers(1, max_cards + 1))
     placed: list[tuple[PlacedCard, np.ndarray, list[IndexMark]]] = []
@@ -579,7 +653,7 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
         if rng.random() < 0.1:
             paste(canvas, cover, card_back(rng), quad, int(rng.integers(150, 230)))
         else:
-            face, marks = card_face(card, designs[int(rng.integers(len(designs)))], rng)
+            face, marks = card_face(card, designs[int(rng.integers(len(designs)))], rng, hard)
             m = paste(canvas, cover, face, quad, int(rng.integers(150, 230)))
             placed.append((PlacedCard(card, quad), m, marks))
     cluttered = np.zeros((h, w), np.uint8)
@@ -607,4 +681,4 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
                     if blocked[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].any():
                         visible = False
             pc.marks.append((rank, suit, mark.height * height / FACE_H, visible))
-    return Scene(_degrade(rng, canvas), [pc for pc, _, _ in placed])
+    return Scene(_degrade(rng, canvas, hard), [pc for pc, _, _ in placed])

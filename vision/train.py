@@ -5,7 +5,9 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
 1. ``vision.render.table_scene`` draws a frame (1280x720 down to 384x288, landscape or portrait) of one or two random
    deck designs (index fonts from ``render.RANK_FONTS``; ``render.HELD_OUT_FONTS`` are kept for testing),
    laid out singly, fanned, in overlapping melds or in grids, with backs, chips, dice and hands, under
-   uneven light, glare, blur, noise and JPEG loss;
+   uneven light, glare, blur, noise and JPEG loss; ``--hard-scenes`` adds scenes with what real photos show
+   and those never do (``table_scene``'s ``hard``: court pictures framed right beside the index, ornate
+   aces of spades, more small cards, heavier and motion blur);
 2. ``vision.corners.candidates`` proposes rank-over-suit pairs exactly as at run time;
 3. a candidate is labelled with its card when its rank mark is on a visible index's rank and its partner
    on that index's suit, "not an index" when it is nowhere near a visible index, and left out when it
@@ -29,7 +31,8 @@ Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epoch
 ``--threads`` (2, PyTorch), ``--cache DIR`` (keep the rendered samples there; a later run with the same seed and
 scenes reuses them, and the reader's PyTorch weights are saved there as ``reader-SEED-SCENES.pt``),
 ``--init FILE`` (go on training from such weights), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an
-earlier model's screen instead of fitting one), ``--out``.
+earlier model's screen instead of fitting one), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
+from ``(--seed + 1) * 1_000_000``), ``--out``.
 
 The committed model was made in two runs, the second going on from the first's reader on twice the scenes
 and keeping the first's screen (it lets fewer non-corners through than one fitted in the second run's
@@ -60,11 +63,14 @@ EPOCH_NEGATIVES = 0.3  # share of the "not an index" samples the reader sees in 
 VALIDATION_SEED = 800_000_000  # validation scenes (held-out fonts); the benchmark's start at 900_000_000
 
 
-def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS)) -> dict[str, np.ndarray]:
-    """Features (uint8, 0..255), rank and suit labels and card geometry from one synthetic scene."""
+def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
+                  hard: bool = False) -> dict[str, np.ndarray]:
+    """Features (uint8, 0..255), rank and suit labels and card geometry from one synthetic scene (with
+    ``hard``, one with the hard cases too: ``render.table_scene``)."""
     rng = np.random.default_rng(seed)
     size = SIZES[seed % len(SIZES)]
-    scene = render.table_scene(rng, size=size, fonts=render.available(fonts))
+    scene = render.table_scene(rng, size=size, fonts=render.available(fonts),
+                               hard=np.random.default_rng([seed, 1]) if hard else None)
     planes = corners.Planes(scene.image)
     found = corners.candidates(planes)
     rank_label, suit_label, geometry = label(scene, found)
@@ -181,7 +187,7 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
 
 
 def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-            cache: Path | None = None) -> dict[str, np.ndarray]:
+            cache: Path | None = None, hard: bool = False) -> dict[str, np.ndarray]:
     """``scene_samples`` of every seed, joined (read from ``cache`` if it holds them, else saved there)."""
     if cache is not None and cache.exists():
         with np.load(cache) as data:
@@ -189,7 +195,7 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
     started = time.time()
     parts = []
     with ProcessPoolExecutor(jobs) as pool:
-        for part in pool.map(scene_samples, seeds, [fonts] * len(seeds), chunksize=8):
+        for part in pool.map(scene_samples, seeds, [fonts] * len(seeds), [hard] * len(seeds), chunksize=8):
             parts.append(part)
             if len(parts) % 500 == 0:
                 print(f"{len(parts)} scenes, {time.time() - started:.0f} s", flush=True)
@@ -287,21 +293,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-lr", type=float, default=3e-3)
     parser.add_argument("--screen-epochs", type=int, help="epochs of the screen (default: --epochs)")
     parser.add_argument("--screen-from", type=Path, help="keep the screen of this earlier model (do not fit one)")
+    parser.add_argument("--hard-scenes", type=int, default=0,
+                        help="this many more scenes with the hard cases too (seeds of --seed + 1)")
     args = parser.parse_args(argv)
     started = time.time()
     cache = args.cache and args.cache / f"samples-{args.seed}-{args.scenes}.npz"
     data = samples(range(args.seed * 1_000_000, args.seed * 1_000_000 + args.scenes), args.jobs, cache=cache)
+    if args.hard_scenes:
+        first = (args.seed + 1) * 1_000_000
+        hard = samples(range(first, first + args.hard_scenes), args.jobs, hard=True,
+                       cache=args.cache and args.cache / f"samples-{args.seed + 1}-{args.hard_scenes}-hard.npz")
+        data = {k: np.concatenate([data[k], hard[k]]) for k in data}
     check = samples(range(VALIDATION_SEED, VALIDATION_SEED + args.validation_scenes), args.jobs,
                     render.HELD_OUT_FONTS, args.cache and args.cache / f"validation-{args.validation_scenes}.npz")
     x, y_rank, y_suit = data["x"], data["rank"], data["suit"]
     positive = y_rank < glyphs.NOT_INDEX_RANK
-    print(f"{len(x)} samples ({int(positive.sum())} index corners) from {args.scenes} scenes, "
+    print(f"{len(x)} samples ({int(positive.sum())} index corners) from {args.scenes + args.hard_scenes} scenes, "
           f"{len(check['x'])} validation samples, in {time.time() - started:.0f} s", flush=True)
     model = fit_conv(data, check, args.epochs, args.seed, args.threads, args.init, args.max_lr)
     if args.cache is not None:  # the PyTorch weights too, to export them again without training
         import torch
 
-        torch.save(model.state_dict(), args.cache / f"reader-{args.seed}-{args.scenes}.pt")
+        torch.save(model.state_dict(), args.cache / f"reader-{args.seed}-{args.scenes}{f'-{args.hard_scenes}hard' * bool(args.hard_scenes)}.pt")
     if args.screen_from is not None:  # the screen (and its pass mark) of an earlier model, as it was
         earlier = glyphs.load(args.screen_from)
         screen, screen_pass = earlier.screen, earlier.screen_pass

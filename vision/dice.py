@@ -237,12 +237,12 @@ def _judge_net() -> Any:
     return onnx_net(MODEL)
 
 
-def judge(patches: np.ndarray) -> np.ndarray:
+def judge(patches: np.ndarray, net: Any = None) -> np.ndarray:
     """The log odds that each die is cocked, from its ``die_patches``: a small convolutional network
-    trained on renders by ``vision.train_dice``."""
+    trained on renders by ``vision.train_dice`` (``net``: the committed one unless given)."""
     if not len(patches):
         return np.empty(0, np.float32)
-    net = _judge_net()
+    net = _judge_net() if net is None else net
     net.setInput(np.ascontiguousarray(patches, np.float32))
     out: np.ndarray = net.forward().reshape(-1)
     return out

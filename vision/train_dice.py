@@ -33,8 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dice import CROP, MODEL, die_patches, top_faces
+from vision.dice import CROP, MODEL, die_patches, judge, top_faces
 from vision.dice_render import TILT_SLIGHT, Tray, lay_out, render
+from vision.glyphs import onnx_net
 
 COCKED_SHARE = 0.4
 """Share of the dice a training tray lands cocked (where there is room)."""
@@ -112,39 +113,13 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> object:
 
 
 def save_onnx(model: object, path: Path) -> None:
-    """The network as ONNX (opset 13), written node by node from its layers, for ``cv2.dnn``."""
-    import onnx  # training only
-    import torch.nn as nn
-    from onnx import helper, numpy_helper
+    """The network as ONNX (opset 13) for ``cv2.dnn``, exported as ``vision.train.export`` does."""
+    import torch  # training only
 
-    nodes, weights, name = [], [], "patches"
-    for k, layer in enumerate(model):  # type: ignore[attr-defined]
-        out = f"t{k}"
-        if isinstance(layer, nn.Conv2d):
-            weights += [numpy_helper.from_array(layer.weight.detach().numpy(), f"w{k}"),
-                        numpy_helper.from_array(layer.bias.detach().numpy(), f"b{k}")]
-            nodes.append(helper.make_node("Conv", [name, f"w{k}", f"b{k}"], [out], kernel_shape=[3, 3], pads=[1] * 4))
-        elif isinstance(layer, nn.ReLU):
-            nodes.append(helper.make_node("Relu", [name], [out]))
-        elif isinstance(layer, nn.MaxPool2d):
-            nodes.append(helper.make_node("MaxPool", [name], [out], kernel_shape=[2, 2], strides=[2, 2]))
-        elif isinstance(layer, nn.Flatten):
-            nodes.append(helper.make_node("Flatten", [name], [out], axis=1))
-        elif isinstance(layer, nn.Linear):
-            weights += [numpy_helper.from_array(layer.weight.detach().numpy(), f"w{k}"),
-                        numpy_helper.from_array(layer.bias.detach().numpy(), f"b{k}")]
-            nodes.append(helper.make_node("Gemm", [name, f"w{k}", f"b{k}"], [out], transB=1))
-        else:
-            raise TypeError(f"no ONNX node for {layer}")
-        name = out
-    nodes[-1].output[0] = "odds"
-    graph = helper.make_graph(
-        nodes, "cocked_judge", [helper.make_tensor_value_info("patches", onnx.TensorProto.FLOAT, ["n", 5, CROP, CROP])],
-        [helper.make_tensor_value_info("odds", onnx.TensorProto.FLOAT, ["n", 1])], weights)
-    made = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="vision.train_dice")
-    onnx.checker.check_model(made)
     path.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(made, str(path))
+    with torch.no_grad():
+        torch.onnx.export(model, torch.zeros(2, 5, CROP, CROP), str(path), input_names=["patches"],
+                          output_names=["odds"], opset_version=13, dynamo=False)
 
 
 def main() -> None:
@@ -162,11 +137,7 @@ def main() -> None:
     model = fit(x, y, args.epochs)
     save_onnx(model, args.out)
     x, y, read = samples(CHECK_SEED, args.check, args.jobs)
-    import cv2
-
-    net = cv2.dnn.readNetFromONNX(str(args.out))
-    net.setInput(x.astype(np.float32))
-    odds = net.forward().reshape(-1)
+    odds = judge(x.astype(np.float32), onnx_net(args.out))
     flat, tipped = np.sort(odds[~y & read]), np.sort(odds[y & read])
     print(f"measured on {args.check} unseen trays: {len(flat)} flat and {len(tipped)} cocked dice read as a face")
     print("  flat dice's log odds, highest: " + ", ".join(f"{v:.2f}" for v in flat[-8:][::-1]))

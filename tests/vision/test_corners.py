@@ -59,6 +59,21 @@ def test_an_index_squeezed_between_the_card_edge_and_a_picture_is_a_candidate(ed
     assert has_pair_at(corners.candidates(image), centre)
 
 
+@pytest.mark.parametrize("paper", [(228, 193, 159), (150, 200, 235)], ids=["bluish", "yellowish"])
+def test_an_index_on_paper_tinted_by_the_light_is_a_candidate(paper: tuple[int, int, int]) -> None:
+    image = np.full((120, 160, 3), (40, 60, 90), np.uint8)  # a card (white under a coloured light) on wood
+    cv2.rectangle(image, (20, 10), (150, 115), paper, -1)
+    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.circle(image, (40, 56), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    assert has_pair_at(corners.candidates(cv2.GaussianBlur(image, (0, 0), 1.0)), (40.0, 34.0))
+
+
+def test_a_coloured_table_alone_is_not_taken_for_tinted_paper() -> None:
+    felt = np.full((120, 160, 3), (60, 140, 30), np.uint8)
+    assert corners.white_gains(felt, felt.min(axis=2)) is None
+    assert not corners.paper_mask(corners.Planes(felt)).any()
+
+
 def test_one_pair_found_at_several_ink_levels_is_kept_once() -> None:
     found = corners.candidates(index_on_paper((20, 20, 20))[0])
     suit = found.rank + found.down * found.scale[:, None]

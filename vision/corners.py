@@ -239,47 +239,56 @@ def _ring_share(integral: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarr
 
 def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     """One row of classifier inputs per candidate: the upright ink patch, its coarse redness, and a
-    coarse view of the surroundings (where a corner's card edges are), all relative to the paper."""
+    coarse view of the surroundings (where a corner's card edges are), all relative to the paper.
+
+    Candidates are sampled in blocks of ``_BLOCK`` that read from the same pyramid levels, so each block's
+    maps and samples stay in the cache and each level is sampled with one ``cv2.remap`` call."""
+    out = np.empty((len(found), FEATURES), np.float32)
     if not len(found):
-        return np.zeros((0, FEATURES), np.float32)
+        return out
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
-    n = len(found)
     step = found.scale * (RIGHT - LEFT) / PATCH_W
-    ink = _sample_patches(lo_pyramid, found.to_image(_GRID), step)
-    coarse = _sample_patches(red_pyramid, found.to_image(_COARSE_GRID), 2 * step)
-    around = _sample_patches(lo_pyramid, found.to_image(_CONTEXT), found.scale * CONTEXT_SPAN / CONTEXT)
-    # paper is the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)
-    p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None]
+    # the pyramid level of each sampling: pixels about the sample spacing apart, so large corners are not aliased
+    levels = [np.clip(np.floor(np.log2(np.maximum(spacing, 1.0))), 0, len(lo_pyramid) - 1).astype(int)
+              for spacing in (step, 2 * step, found.scale * CONTEXT_SPAN / CONTEXT)]
+    group = (levels[0] * len(lo_pyramid) + levels[1]) * len(lo_pyramid) + levels[2]
+    for key in np.unique(group):
+        members = np.nonzero(group == key)[0]
+        ink_level, red_level, around_level = (int(lv[members[0]]) for lv in levels)
+        for start in range(0, len(members), _BLOCK):
+            rows = members[start:start + _BLOCK]
+            part = found[rows]
+            ink = _sample_level(lo_pyramid, ink_level, part.to_image(_GRID))
+            coarse = _sample_level(red_pyramid, red_level, part.to_image(_COARSE_GRID))
+            around = _sample_level(lo_pyramid, around_level, part.to_image(_CONTEXT))
+            out[rows] = _normalised(ink, coarse, around)
+    return out
+
+
+_BLOCK = 512
+"""Candidates sampled together by ``features``."""
+
+
+def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Feature rows from samples (n, k each, uint8) of the ink patch, its redness and its surroundings: paper is the
+    brightest of the patch, ink the darkest of the rank mark (not of the table beside it)."""
+    n = len(ink)
+    p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None].astype(np.float32)
     span = np.maximum(ink.max(axis=1)[:, None] - p_lo, 25)
     top = p_lo + span  # 1 - (v - p_lo) / span is (top - v) / span
     out = np.empty((n, FEATURES), np.float32)
     red_at = ink.shape[1] + coarse.shape[1]
     np.subtract(top, ink, out=out[:, :ink.shape[1]])
-    np.multiply(coarse, 2, out=out[:, ink.shape[1]:red_at])
+    np.multiply(coarse, np.float32(2), out=out[:, ink.shape[1]:red_at])
     np.subtract(top, around, out=out[:, red_at:])
     out /= span
     return np.clip(out, 0, 1, out=out)
 
 
-def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndarray], step: np.ndarray) -> np.ndarray:
-    """Samples (n, k) at image ``points`` (x and y, each n x k) from the pyramid level whose pixels are
-    about ``step`` (n,) apart, so large corners are not aliased."""
+def _sample_level(pyramid: list[np.ndarray], level: int, points: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Bilinear samples (n, k, uint8) of ``pyramid[level]`` at full-size image ``points`` (x and y, each
+    n x k; n under 32767, as ``cv2.remap`` wants)."""
     xs, ys = points
-    level = np.clip(np.floor(np.log2(np.maximum(step, 1.0))), 0, len(pyramid) - 1).astype(int)
-    out = np.zeros(xs.shape, np.float32)
-    for lv, image in enumerate(pyramid):
-        pick = np.nonzero(level == lv)[0]
-        if len(pick):
-            part = (xs, ys) if len(pick) == len(xs) else (xs[pick], ys[pick])  # often all at one level
-            out[pick] = _sample(image, *part) if lv == 0 else _sample(image, part[0] / 2**lv, part[1] / 2**lv)
-    return out
-
-
-def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Bilinear samples of ``image`` at points ``xs``, ``ys`` (rows, cols), in blocks remap can take."""
-    out = np.empty(xs.shape, np.float32)
-    rows = 30000  # cv2.remap wants maps under 32767 rows
-    for start in range(0, len(xs), rows):
-        part = slice(start, start + rows)
-        out[part] = cv2.remap(image, xs[part], ys[part], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out
+    if level:
+        xs, ys = xs / 2**level, ys / 2**level
+    return cv2.remap(pyramid[level], xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

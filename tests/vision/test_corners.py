@@ -58,6 +58,20 @@ def test_features_are_upright_whatever_the_turn() -> None:
     assert np.abs(upright - flipped).mean() < 0.05
 
 
+
+def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
+    """``features`` samples candidates in blocks grouped by pyramid level: neither changes any row."""
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
+    planes = corners.Planes(image)
+    n = corners._BLOCK + 90
+    turn = rng.uniform(0, 2 * np.pi, n)
+    found = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
+                               np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
+                               rng.uniform(2, 150, n).astype(np.float32))  # every pyramid level, mixed
+    alone = np.vstack([corners.features(planes, found[np.array([i])]) for i in range(n)])
+    assert np.array_equal(corners.features(planes, found), alone)
+
 # --------------------------------------------------------------------------------------- synthetic data
 
 def test_camera_noise_lands_in_every_colour_channel() -> None:

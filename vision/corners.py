@@ -181,8 +181,12 @@ def _distinct(found: Candidates) -> np.ndarray:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
     suit = found.rank + found.down * found.scale[:, None]
-    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int32)
-    return np.sort(np.unique(cells, axis=0, return_index=True)[1])
+    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int64)
+    if not len(cells):
+        return np.zeros(0, np.intp)
+    cells -= cells.min(axis=0)  # one number per cell quadruple (quicker to sort than rows)
+    key = np.ravel_multi_index(tuple(cells.T), tuple(cells.max(axis=0) + 1))
+    return np.sort(np.unique(key, return_index=True)[1])
 
 
 def paper_level(lo: np.ndarray) -> np.ndarray:

@@ -245,27 +245,21 @@ def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     """One row of classifier inputs per candidate: the upright ink patch, its coarse redness, and a
     coarse view of the surroundings (where a corner's card edges are), all relative to the paper.
 
-    Candidates are sampled in blocks of ``_BLOCK`` that read from the same pyramid levels, so each block's
-    maps and samples stay in the cache and each level is sampled with one ``cv2.remap`` call."""
+    Candidates are sampled in blocks of ``_BLOCK`` in order of scale, so each block's maps and samples
+    stay in the cache and each block reads each pyramid level in one ``cv2.remap`` call."""
     out = np.empty((len(found), FEATURES), np.float32)
     if not len(found):
         return out
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
     step = found.scale * (RIGHT - LEFT) / PATCH_W
-    # the pyramid level of each sampling: pixels about the sample spacing apart, so large corners are not aliased
-    levels = [np.clip(np.floor(np.log2(np.maximum(spacing, 1.0))), 0, len(lo_pyramid) - 1).astype(int)
-              for spacing in (step, 2 * step, found.scale * CONTEXT_SPAN / CONTEXT)]
-    group = (levels[0] * len(lo_pyramid) + levels[1]) * len(lo_pyramid) + levels[2]
-    for key in np.unique(group):
-        members = np.nonzero(group == key)[0]
-        ink_level, red_level, around_level = (int(lv[members[0]]) for lv in levels)
-        for start in range(0, len(members), _BLOCK):
-            rows = members[start:start + _BLOCK]
-            part = found[rows]
-            ink = _sample_level(lo_pyramid, ink_level, part.to_image(_GRID))
-            coarse = _sample_level(red_pyramid, red_level, part.to_image(_COARSE_GRID))
-            around = _sample_level(lo_pyramid, around_level, part.to_image(_CONTEXT))
-            out[rows] = _normalised(ink, coarse, around)
+    by_scale = np.argsort(found.scale, kind="stable")
+    for start in range(0, len(found), _BLOCK):
+        rows = by_scale[start:start + _BLOCK]
+        part = found[rows]
+        ink = _sample_patches(lo_pyramid, part.to_image(_GRID), step[rows])
+        coarse = _sample_patches(red_pyramid, part.to_image(_COARSE_GRID), 2 * step[rows])
+        around = _sample_patches(lo_pyramid, part.to_image(_CONTEXT), part.scale * CONTEXT_SPAN / CONTEXT)
+        out[rows] = _normalised(ink, coarse, around)
     return out
 
 
@@ -274,8 +268,8 @@ _BLOCK = 512
 
 
 def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
-    """Feature rows from samples (n, k each, uint8) of the ink patch, its redness and its surroundings: paper is the
-    brightest of the patch, ink the darkest of the rank mark (not of the table beside it)."""
+    """Feature rows from samples (n, k each, uint8) of the ink patch, its redness and its surroundings: paper is
+    the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)."""
     n = len(ink)
     p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None].astype(np.float32)
     span = np.maximum(ink.max(axis=1)[:, None] - p_lo, 25)
@@ -289,10 +283,16 @@ def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.n
     return np.clip(out, 0, 1, out=out)
 
 
-def _sample_level(pyramid: list[np.ndarray], level: int, points: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Bilinear samples (n, k, uint8) of ``pyramid[level]`` at full-size image ``points`` (x and y, each
-    n x k; n under 32767, as ``cv2.remap`` wants)."""
+def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndarray], step: np.ndarray) -> np.ndarray:
+    """Bilinear samples (n, k, uint8) at image ``points`` (x and y, each n x k, n under 32767 as ``cv2.remap``
+    wants) from the pyramid level whose pixels are about ``step`` (n,) apart, so large corners are not
+    aliased; one ``cv2.remap`` call for each run of rows at one level (rows sorted by step make few runs)."""
     xs, ys = points
-    if level:
-        xs, ys = xs / 2**level, ys / 2**level
-    return cv2.remap(pyramid[level], xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    level = np.clip(np.floor(np.log2(np.maximum(step, 1.0))), 0, len(pyramid) - 1).astype(int)
+    out = np.empty(xs.shape, np.uint8)
+    bounds = [0, *(np.flatnonzero(np.diff(level)) + 1).tolist(), len(level)]
+    for start, end in zip(bounds[:-1], bounds[1:], strict=False):
+        lv, run = int(level[start]), slice(start, end)
+        run_xs, run_ys = (xs[run], ys[run]) if lv == 0 else (xs[run] / 2**lv, ys[run] / 2**lv)
+        out[run] = cv2.remap(pyramid[lv], run_xs, run_ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out

@@ -60,7 +60,7 @@ def test_features_are_upright_whatever_the_turn() -> None:
 
 
 def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
-    """``features`` samples candidates in blocks grouped by pyramid level: neither changes any row."""
+    """``features`` samples candidates in blocks, in order of scale, level by level: none of it changes a row."""
     rng = np.random.default_rng(3)
     image = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
     planes = corners.Planes(image)

@@ -52,6 +52,7 @@ INK_SHARES = (0.5, 0.7, 0.82)  # ink is darker than one of these shares of the b
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark
+CAST = (40, 0.4)  # the whitest things' colour spread (levels, share of their brightness) that is the light's
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,12 @@ class Planes:
         b, g, r = cv2.split(frame)
         self.lo = cv2.min(b, cv2.min(g, r))
         self.red = cv2.subtract(r, cv2.max(g, b))
-        self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), self.lo)
+        gains = white_gains(frame, self.lo)
+        if gains is not None:  # the spread is measured as if the light were white
+            b, g, r = (_times(c, k) for c, k in zip((b, g, r), gains, strict=True))
+            self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), cv2.min(b, cv2.min(g, r)))
+        else:
+            self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), self.lo)
 
     @cached_property
     def pyramids(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -112,6 +118,28 @@ class Planes:
             lo.append(cv2.pyrDown(lo[-1]))
             red.append(cv2.pyrDown(red[-1]))
         return lo, red
+
+
+def white_gains(frame: np.ndarray, lo: np.ndarray) -> tuple[float, float, float] | None:
+    """Per-channel gains (b, g, r) that make the frame's whitest things (the brightest few percent in the
+    darkest channel: card paper, if any) colourless, when the light tints them strongly enough to fail
+    the paper test (``CAST``); None otherwise, or when even they are plainly coloured (a felt table
+    with no card: its colour is its own, not the light's).
+
+    >>> paper = np.full((64, 64, 3), (228, 193, 159), np.uint8)  # white card under warm light
+    >>> [round(k, 2) for k in white_gains(paper, paper.min(axis=2))]
+    [1.0, 1.18, 1.43]
+    >>> white_gains(np.full((64, 64, 3), (235, 238, 240), np.uint8), np.full((64, 64), 235, np.uint8)) is None
+    True
+    """
+    sample, lows = frame[::8, ::8].reshape(-1, 3), lo[::8, ::8].ravel()
+    top = max(1, len(lows) // 32)
+    white = sample[np.argpartition(lows, len(lows) - top)[-top:]].mean(axis=0)
+    spread = float(white.max() - white.min())
+    if spread <= CAST[0] or spread > CAST[1] * white.max():
+        return None
+    k = white.max() / np.maximum(white, 1)
+    return float(k[0]), float(k[1]), float(k[2])
 
 
 def candidates(frame: np.ndarray | Planes) -> Candidates:
@@ -199,11 +227,23 @@ def paper_level(lo: np.ndarray) -> np.ndarray:
 
 def paper_mask(planes: Planes) -> np.ndarray:
     """Card paper (1) and red ink (1) versus anything else (0): bright for its neighbourhood, colourless
-    and smooth. Carpet, wood and cloth fail one of the three (grain and fibres are not smooth)."""
+    and smooth. Carpet, wood and cloth fail one of the three (grain and fibres are not smooth).
+
+    Smooth means no darker than its brightest neighbour by much: paper bordering ink stays paper (a
+    pixel is not rough for having a dark neighbour), so the paper ring around a small, blurred index
+    glyph squeezed between the card's edge and a court card's picture frame is not eaten by a halo.
+
+    >>> import numpy as np
+    >>> frame = np.full((40, 40, 3), 220, np.uint8)
+    >>> frame[15:25, 18:22] = 20  # a stroke of ink on white paper
+    >>> paper = paper_mask(Planes(frame))
+    >>> int(paper[20, 17]), int(paper[20, 20]), int(paper[20, 22])  # paper, ink, paper
+    (1, 0, 1)
+    """
     lo, red, sat = planes.lo, planes.red, planes.sat
     small = cv2.resize(lo, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
     near_max = cv2.resize(cv2.dilate(small, np.ones((7, 7), np.uint8)), (lo.shape[1], lo.shape[0]))
-    rough = cv2.morphologyEx(lo, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    rough = cv2.subtract(cv2.dilate(lo, np.ones((3, 3), np.uint8)), lo)
     bright = cv2.bitwise_and(cv2.compare(lo, 60, cv2.CMP_GT), cv2.compare(sat, 60, cv2.CMP_LT))
     bright = cv2.bitwise_and(bright, cv2.compare(lo, _times(near_max, 0.6), cv2.CMP_GE))
     bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))

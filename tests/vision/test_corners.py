@@ -40,6 +40,40 @@ def test_a_rank_blurred_into_a_picture_frame_is_still_split_from_it(gap: int) ->
     assert has_pair_at(corners.candidates(image), centre)
 
 
+def squeezed_index(edge: int, gap: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """A small, thin 'Q' over a pip, ``edge`` pixels in from the card's edge and ``gap`` pixels left of a
+    court picture (coloured, framed), as tight as the real photos' court cards; and the Q's centre."""
+    image = np.full((90, 90, 3), 60, np.uint8)
+    cv2.rectangle(image, (20, 10), (88, 88), (225, 228, 230), -1)
+    x = 20 + edge
+    cv2.putText(image, "Q", (x, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1, cv2.LINE_AA)
+    cv2.circle(image, (x + 5, 35), 4, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.rectangle(image, (x + 11 + gap, 14), (86, 86), (40, 150, 210), -1)
+    cv2.rectangle(image, (x + 11 + gap, 14), (86, 86), (20, 20, 20), 1)
+    return cv2.GaussianBlur(image, (0, 0), 0.7), (x + 5.0, 21.0)
+
+
+@pytest.mark.parametrize(("edge", "gap"), [(1, 0), (2, 0), (2, 1), (3, 0)])
+def test_an_index_squeezed_between_the_card_edge_and_a_picture_is_a_candidate(edge: int, gap: int) -> None:
+    image, centre = squeezed_index(edge, gap)  # paper rings a third ink halo when halos are not paper
+    assert has_pair_at(corners.candidates(image), centre)
+
+
+@pytest.mark.parametrize("paper", [(228, 193, 159), (150, 200, 235)], ids=["bluish", "yellowish"])
+def test_an_index_on_paper_tinted_by_the_light_is_a_candidate(paper: tuple[int, int, int]) -> None:
+    image = np.full((120, 160, 3), (40, 60, 90), np.uint8)  # a card (white under a coloured light) on wood
+    cv2.rectangle(image, (20, 10), (150, 115), paper, -1)
+    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.circle(image, (40, 56), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    assert has_pair_at(corners.candidates(cv2.GaussianBlur(image, (0, 0), 1.0)), (40.0, 34.0))
+
+
+def test_a_coloured_table_alone_is_not_taken_for_tinted_paper() -> None:
+    felt = np.full((120, 160, 3), (60, 140, 30), np.uint8)
+    assert corners.white_gains(felt, felt.min(axis=2)) is None
+    assert not corners.paper_mask(corners.Planes(felt)).any()
+
+
 def test_one_pair_found_at_several_ink_levels_is_kept_once() -> None:
     found = corners.candidates(index_on_paper((20, 20, 20))[0])
     suit = found.rank + found.down * found.scale[:, None]

@@ -77,11 +77,9 @@ class Oled:
         return self.interface
 
 
-def open_device(kind: str, *, port: int = 1, address: int = 0x3C, rotate: int = 0,
-                folder: str | Path | None = None) -> Any:
-    """A luma device of ``kind``; ``folder`` is where the ``emulator`` writes its PNG frames."""
-    if kind in OLEDS:
-        return Oled.on_i2c(kind, port, address, rotate).make()
+def open_device(kind: str, *, rotate: int = 0, folder: str | Path | None = None) -> Any:
+    """A stand-in luma device of ``kind`` (a real OLED is an ``Oled``: see ``connect``); ``folder`` is where
+    the ``emulator`` writes its PNG frames."""
     if kind == "emulator":
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # luma.emulator draws with pygame
         from luma.emulator.device import capture
@@ -104,7 +102,7 @@ def connect(kind: str, *, port: int = 1, address: int = 0x3C, rotate: int = 0,
     ``open_device`` makes it."""
     if kind in OLEDS:
         return Display(Oled.on_i2c(kind, port, address, rotate))
-    return Display(open_device(kind, port=port, address=address, rotate=rotate, folder=folder))
+    return Display(open_device(kind, rotate=rotate, folder=folder))
 
 
 class Display:

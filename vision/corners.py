@@ -209,8 +209,12 @@ def _distinct(found: Candidates) -> np.ndarray:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
     suit = found.rank + found.down * found.scale[:, None]
-    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int32)
-    return np.sort(np.unique(cells, axis=0, return_index=True)[1])
+    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int64)
+    if not len(cells):
+        return np.zeros(0, np.intp)
+    cells -= cells.min(axis=0)  # one number per cell quadruple (quicker to sort than rows)
+    key = np.ravel_multi_index(tuple(cells.T), tuple(cells.max(axis=0) + 1))
+    return np.sort(np.unique(key, return_index=True)[1])
 
 
 def paper_level(lo: np.ndarray) -> np.ndarray:
@@ -279,47 +283,56 @@ def _ring_share(integral: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarr
 
 def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     """One row of classifier inputs per candidate: the upright ink patch, its coarse redness, and a
-    coarse view of the surroundings (where a corner's card edges are), all relative to the paper."""
+    coarse view of the surroundings (where a corner's card edges are), all relative to the paper.
+
+    Candidates are sampled in blocks of ``_BLOCK`` in order of scale, so each block's maps and samples
+    stay in the cache and each block reads each pyramid level in one ``cv2.remap`` call."""
+    out = np.empty((len(found), FEATURES), np.float32)
     if not len(found):
-        return np.zeros((0, FEATURES), np.float32)
+        return out
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
-    n = len(found)
     step = found.scale * (RIGHT - LEFT) / PATCH_W
-    ink = _sample_patches(lo_pyramid, found.to_image(_GRID), step)
-    coarse = _sample_patches(red_pyramid, found.to_image(_COARSE_GRID), 2 * step)
-    around = _sample_patches(lo_pyramid, found.to_image(_CONTEXT), found.scale * CONTEXT_SPAN / CONTEXT)
-    # paper is the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)
-    p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None]
+    by_scale = np.argsort(found.scale, kind="stable")
+    for start in range(0, len(found), _BLOCK):
+        rows = by_scale[start:start + _BLOCK]
+        part = found[rows]
+        ink = _sample_patches(lo_pyramid, part.to_image(_GRID), step[rows])
+        coarse = _sample_patches(red_pyramid, part.to_image(_COARSE_GRID), 2 * step[rows])
+        around = _sample_patches(lo_pyramid, part.to_image(_CONTEXT), part.scale * CONTEXT_SPAN / CONTEXT)
+        out[rows] = _normalised(ink, coarse, around)
+    return out
+
+
+_BLOCK = 512
+"""Candidates sampled together by ``features``."""
+
+
+def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Feature rows from samples (n, k each, uint8) of the ink patch, its redness and its surroundings: paper is
+    the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)."""
+    n = len(ink)
+    p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None].astype(np.float32)
     span = np.maximum(ink.max(axis=1)[:, None] - p_lo, 25)
     top = p_lo + span  # 1 - (v - p_lo) / span is (top - v) / span
     out = np.empty((n, FEATURES), np.float32)
     red_at = ink.shape[1] + coarse.shape[1]
     np.subtract(top, ink, out=out[:, :ink.shape[1]])
-    np.multiply(coarse, 2, out=out[:, ink.shape[1]:red_at])
+    np.multiply(coarse, np.float32(2), out=out[:, ink.shape[1]:red_at])
     np.subtract(top, around, out=out[:, red_at:])
     out /= span
     return np.clip(out, 0, 1, out=out)
 
 
 def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndarray], step: np.ndarray) -> np.ndarray:
-    """Samples (n, k) at image ``points`` (x and y, each n x k) from the pyramid level whose pixels are
-    about ``step`` (n,) apart, so large corners are not aliased."""
+    """Bilinear samples (n, k, uint8) at image ``points`` (x and y, each n x k, n under 32767 as ``cv2.remap``
+    wants) from the pyramid level whose pixels are about ``step`` (n,) apart, so large corners are not
+    aliased; one ``cv2.remap`` call for each run of rows at one level (rows sorted by step make few runs)."""
     xs, ys = points
     level = np.clip(np.floor(np.log2(np.maximum(step, 1.0))), 0, len(pyramid) - 1).astype(int)
-    out = np.zeros(xs.shape, np.float32)
-    for lv, image in enumerate(pyramid):
-        pick = np.nonzero(level == lv)[0]
-        if len(pick):
-            part = (xs, ys) if len(pick) == len(xs) else (xs[pick], ys[pick])  # often all at one level
-            out[pick] = _sample(image, *part) if lv == 0 else _sample(image, part[0] / 2**lv, part[1] / 2**lv)
-    return out
-
-
-def _sample(image: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """Bilinear samples of ``image`` at points ``xs``, ``ys`` (rows, cols), in blocks remap can take."""
-    out = np.empty(xs.shape, np.float32)
-    rows = 30000  # cv2.remap wants maps under 32767 rows
-    for start in range(0, len(xs), rows):
-        part = slice(start, start + rows)
-        out[part] = cv2.remap(image, xs[part], ys[part], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = np.empty(xs.shape, np.uint8)
+    bounds = [0, *(np.flatnonzero(np.diff(level)) + 1).tolist(), len(level)]
+    for start, end in zip(bounds[:-1], bounds[1:], strict=False):
+        lv, run = int(level[start]), slice(start, end)
+        run_xs, run_ys = (xs[run], ys[run]) if lv == 0 else (xs[run] / 2**lv, ys[run] / 2**lv)
+        out[run] = cv2.remap(pyramid[lv], run_xs, run_ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out

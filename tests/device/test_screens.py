@@ -18,6 +18,8 @@ SCREENS = {
                    lines=("15 two: 5♥ 5♣ 5♦  +2", "double pair royal +12", "his nobs: J♠  +1")),
     "totals": Screen("Barbu: totals", lines=("N  45", "E -20", "S  10", "W -35")),
     "long-title": Screen("Open-Face Chinese Poker settlement", lines=("A +7  B -3  C -4",), footer="2/3"),
+    "title-in-two-rows": Screen("Bob: No King of ♥", lines=("OK: Ann doubles Bob", "N 0  E 0  S 0  W 0"),
+                                choice="2/3", footer="1/2"),
     "error": Screen("Unknown card", lines=("seat 2: a card I", "cannot read.", "Move it, then OK.")),
 }
 
@@ -37,6 +39,19 @@ def test_long_breakdowns_page_and_wrap() -> None:
     pages = paged(screen)
     assert len(pages) > 2 and all(len(page.lines) <= page.room for page in pages)
     assert pages[-1].footer == f"{len(pages)}/{len(pages)}"
+
+
+def test_a_long_title_takes_a_second_row_of_the_bar_not_a_line_of_text() -> None:
+    short, long = (Screen(title, lines=tuple(f"item {n}" for n in range(11))) for title in ("Show", "Show " * 8))
+    assert len(short.bar) == 1 and len(long.bar) == 2 and long.room == short.room - 1
+    assert [len(page.lines) for page in paged(long)] == [5, 5, 1]  # three pages, each of the same room
+    assert all(len(page.bar) == 2 for page in paged(long)) and " ".join(long.bar).startswith("Show Show Show")
+
+
+def test_paging_a_page_gives_the_page() -> None:  # the display pages what a flow paged already
+    for screen in SCREENS.values():
+        for page in paged(screen):
+            assert paged(page) == [page]
 
 
 def test_the_display_turns_pages_and_survives_bus_errors() -> None:

@@ -92,6 +92,33 @@ def test_features_are_upright_whatever_the_turn() -> None:
     assert np.abs(upright - flipped).mean() < 0.05
 
 
+
+def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
+    """``features`` samples candidates in blocks, in order of scale, level by level: none of it changes a row."""
+    rng = np.random.default_rng(3)
+    image = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
+    planes = corners.Planes(image)
+    n = corners._BLOCK + 90
+    turn = rng.uniform(0, 2 * np.pi, n)
+    found = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
+                               np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
+                               rng.uniform(2, 150, n).astype(np.float32))  # every pyramid level, mixed
+    alone = np.vstack([corners.features(planes, found[np.array([i])]) for i in range(n)])
+    assert np.array_equal(corners.features(planes, found), alone)
+
+
+def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:
+    rng = np.random.default_rng(4)
+    n = 400
+    found = corners.Candidates(rng.uniform(-30, 300, (n, 2)).astype(np.float32), rng.normal(size=(n, 2)).astype(np.float32),
+                               rng.uniform(2, 90, n).astype(np.float32))
+    found = found[np.concatenate([np.arange(n), rng.integers(0, n, 200)])]  # repeats, suits off the frame too
+    suit = found.rank + found.down * found.scale[:, None]
+    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(int)
+    first = sorted({tuple(c): i for i, c in reversed(list(enumerate(cells.tolist())))}.values())
+    assert corners._distinct(found).tolist() == first
+    assert len(corners._distinct(found[np.zeros(0, int)])) == 0
+
 # --------------------------------------------------------------------------------------- synthetic data
 
 def test_camera_noise_lands_in_every_colour_channel() -> None:

@@ -1,20 +1,20 @@
 """The index-corner classifier: two small networks reading rank and suit from a corner patch.
 
-Each has two softmax heads: the rank (A..K, or "not an index") and the suit (S H D C, or "not an
-index"). The *screen* (NumPy, one hidden layer) reads a coarse view of the patch (``screen_view``) and
-cheaply sets aside the many candidates that are surely not index corners (pips, picture details, print).
-The *reader* reads the rest: a small convolutional network (``ConvNet``: three 3x3 convolutions with
-max-pooling on the ink patch, then a hidden layer), run by OpenCV's ``cv2.dnn`` from an ONNX file, so
-shifts, stroke widths and unusual glyphs are tolerated far better than by a layer on raw pixels. The
-models are ``vision/models/index_reader.npz`` (screen, pass mark, card geometry) and
-``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train`` from synthetic card
-tables only.
+The reader has two softmax heads: the rank (A..K, or "not an index") and the suit (S H D C, or "not an
+index"). The *screen* (NumPy: two small ReLU layers and one output) reads a coarse view of the patch
+(``screen_view``) and cheaply sets aside the many candidates that are surely not index corners (pips,
+picture details, print): it is fitted to foretell the reader's own verdict, so it passes what the reader
+would keep as an index corner and little else. The *reader* reads the rest: a small convolutional network
+(``ConvNet``: three 3x3 convolutions with max-pooling on the ink patch, then a hidden layer), run by
+OpenCV's ``cv2.dnn`` from an ONNX file, so shifts, stroke widths and unusual glyphs are tolerated far
+better than by a layer on raw pixels. The models are ``vision/models/index_reader.npz`` (screen, pass
+mark, card geometry) and ``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train``
+from synthetic card tables only.
 
 >>> import numpy as np
->>> net = Network.fresh(np.random.default_rng(0), inputs=4, hidden=3)
->>> rank, suit = net.predict(np.zeros((2, 4), np.float32))
->>> rank.shape, suit.shape, bool(np.allclose(rank.sum(axis=1), 1))
-((2, 14), (2, 5), True)
+>>> screen = Screen([np.eye(2, dtype=np.float32), np.ones((2, 1), np.float32)], [np.zeros(2, np.float32), np.zeros(1, np.float32)])
+>>> screen.index(np.array([[0, 0], [3, -1], [-5, -5]], np.float32)).round(3)
+array([0.5  , 0.953, 0.5  ], dtype=float32)
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ MODEL = Path(__file__).parent / "models" / "index_reader.npz"
 RANKS = tuple(Rank)  # head index k is RANKS[k]; the last class is "not an index"
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 NOT_INDEX_RANK, NOT_INDEX_SUIT = len(RANKS), len(SUITS)
+GEOMETRY = ("centre_x", "centre_y", "card_height")
+"""The median card geometry saved with the screen, in index units (see ``Reader``)."""
 
 
 def screen_view(x: np.ndarray) -> np.ndarray:
@@ -65,45 +67,33 @@ def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
     return 1 - np.maximum(p_rank[:, NOT_INDEX_RANK], p_suit[:, NOT_INDEX_SUIT])
 
 
-@dataclass
-class Network:
-    """Weights of the two-headed network (inputs -> hidden ReLU -> rank and suit softmax)."""
+@dataclass(frozen=True)
+class Screen:
+    """The screen: ReLU layers (``weights[k]``, ``biases[k]``) and a last layer giving one logit, that the
+    row is an index corner the reader would keep."""
 
-    w1: np.ndarray
-    b1: np.ndarray
-    wr: np.ndarray
-    br: np.ndarray
-    ws: np.ndarray
-    bs: np.ndarray
-
-    @staticmethod
-    def fresh(rng: np.random.Generator, inputs: int, hidden: int) -> Network:
-        """Randomly initialised weights (He initialisation)."""
-        def layer(n_in: int, n_out: int) -> np.ndarray:
-            return (rng.standard_normal((n_in, n_out)) * np.sqrt(2 / n_in)).astype(np.float32)
-
-        return Network(layer(inputs, hidden), np.zeros(hidden, np.float32), layer(hidden, len(RANKS) + 1),
-                       np.zeros(len(RANKS) + 1, np.float32), layer(hidden, len(SUITS) + 1),
-                       np.zeros(len(SUITS) + 1, np.float32))
+    weights: list[np.ndarray]
+    biases: list[np.ndarray]
 
     def index(self, x: np.ndarray) -> np.ndarray:
-        """How surely each row of features is an index corner at all (neither head says "not an index")."""
-        return index_share(*self.predict(x))
-
-    def hidden(self, x: np.ndarray) -> np.ndarray:
-        return np.maximum(x @ self.w1 + self.b1, 0)
-
-    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit probabilities for each row of features."""
-        h = self.hidden(x)
-        return softmax(h @ self.wr + self.br), softmax(h @ self.ws + self.bs)
+        """How surely each row of ``screen_view`` inputs (floats 0..1) is an index corner, 0..1."""
+        h = x
+        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
+            h = np.maximum(h @ w + b, 0)
+        logit = (h @ self.weights[-1] + self.biases[-1])[:, 0]
+        return 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
 
     def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
-        """The weights by name (``prefix`` before each), as saved."""
-        return {prefix + k: getattr(self, k) for k in _WEIGHTS}
+        """The weights by name (``prefix`` before each), as saved: ``w0``, ``b0``, ``w1``, ..."""
+        return {f"{prefix}{name}{k}": v for name, values in (("w", self.weights), ("b", self.biases))
+                for k, v in enumerate(values)}
 
-
-_WEIGHTS = ("w1", "b1", "wr", "br", "ws", "bs")
+    @staticmethod
+    def read(data: Any, prefix: str = "") -> Screen:
+        """The screen from arrays named as ``arrays`` names them (an ``np.load`` of a saved model)."""
+        layers = sum(1 for k in data if k.startswith(prefix + "w"))
+        return Screen([data[f"{prefix}w{k}"].astype(np.float32) for k in range(layers)],
+                      [data[f"{prefix}b{k}"].astype(np.float32) for k in range(layers)])
 
 
 CONV_INPUTS = ("ink", "red", "around")
@@ -168,12 +158,12 @@ class Reader:
     units (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``)."""
 
     net: ConvNet
-    screen: Network
+    screen: Screen
     screen_pass: float
     geometry: dict[str, float]
 
 
-def save(path: Path, screen: Network, screen_pass: float, geometry: dict[str, float], **extra: np.ndarray) -> None:
+def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float], **extra: np.ndarray) -> None:
     """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``)."""
     np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
                         **{k: np.float32(v) for k, v in geometry.items()}, **extra)
@@ -186,6 +176,6 @@ def load(path: Path = MODEL) -> Reader:
         if not part.exists():
             raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train")
     with np.load(path) as data:
-        screen = Network(*(data["screen_" + k].astype(np.float32) for k in _WEIGHTS))
-        geometry = {k: float(data[k]) for k in ("centre_x", "centre_y", "card_height")}
+        screen = Screen.read(data, "screen_")
+        geometry = {k: float(data[k]) for k in GEOMETRY}
         return Reader(ConvNet(path.with_suffix(".onnx")), screen, float(data["screen_pass"]), geometry)

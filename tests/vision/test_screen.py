@@ -1,0 +1,58 @@
+"""The screen in front of the card reader: it must pass the index corners the reader would keep and set
+aside most of what is not an index (print on a newspaper table above all, where candidates run to
+thousands a frame), or the reader is either starved or swamped.
+
+Figures of the whole pipeline live in ``benchmarks/card_vision.py``; this pins the committed screen.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import corners, glyphs, render, train
+
+
+def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndarray]:
+    """The candidates in ``image``, their features as uint8 (as ``vision.train`` keeps them) and whether the
+    committed screen lets each through to the reader."""
+    planes = corners.Planes(image)
+    found = corners.candidates(planes)
+    x = corners.features(planes, found)
+    reader = glyphs.load()
+    return found, (x * 255).round().astype(np.uint8), reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass
+
+
+def newspaper(seed: int) -> np.ndarray:
+    """A 720x1280 sheet of small print of one font and size: letters and digits, lines of them."""
+    rng = np.random.default_rng(seed)
+    sheet = np.full((720, 1280, 3), rng.uniform(180, 235), np.uint8)
+    font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX)[seed % 4]
+    size = 0.35 + 0.15 * (seed % 3)
+    chars = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz ")
+    for y in range(14, 720, int(34 * size) + 6):
+        cv2.putText(sheet, "".join(rng.choice(chars, 160)), (2, y), font, size, (40, 40, 40), 1, cv2.LINE_AA)
+    return sheet
+
+
+def test_index_corners_the_reader_keeps_pass_the_screen() -> None:
+    fonts = render.available(render.HELD_OUT_FONTS)
+    kept = passed = others = others_passed = 0
+    for seed in range(3):
+        scene = render.table_scene(np.random.default_rng(700_000_000 + seed), size=(720, 1280), fonts=fonts)
+        found, x, through = screened(scene.image)
+        rank, _, _ = train.label(scene, found)
+        keep = train.reader_keeps(glyphs.load().net, x) & (rank >= 0) & (rank < glyphs.NOT_INDEX_RANK)
+        kept, passed = kept + int(keep.sum()), passed + int((keep & through).sum())
+        other = rank == glyphs.NOT_INDEX_RANK
+        others, others_passed = others + int(other.sum()), others_passed + int((other & through).sum())
+    assert kept >= 15 and passed >= kept - 1, f"{passed} of {kept} index corners passed"
+    assert others >= 300 and others_passed <= 0.12 * others, f"{others_passed} of {others} other candidates passed"
+
+
+def test_newspaper_print_is_mostly_set_aside() -> None:
+    candidates = through = 0
+    for seed in range(4):
+        _, _, passed = screened(newspaper(seed))
+        candidates, through = candidates + len(passed), through + int(passed.sum())
+    assert candidates >= 2000 and through <= 0.03 * candidates, f"{through} of {candidates} print candidates passed"

@@ -61,7 +61,7 @@ from vision import corners, glyphs, render
 SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288))
 NEGATIVE_SHARE = 0.35
 JITTERED = 2  # extra copies of each index corner, turned, shifted and scaled a little
-SCREEN_KEEPS = 0.9995  # share of the validation index corners kept by the reader that the screen lets through
+SCREEN_KEEPS = 0.9997  # share of the validation index corners kept by the reader that the screen lets through
 SCREEN_POSITIVE_WEIGHT = 4.0  # a missed index corner costs the screen's fit this many times a row let through
 CHANNELS, CNN_HIDDEN = (8, 16, 32), 96  # the convolutional reader's channels per layer and hidden units
 EPOCH_NEGATIVES = 0.3  # share of the "not an index" samples the reader sees in each epoch

@@ -34,7 +34,8 @@ Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epoch
 ``--threads`` (2, PyTorch: the reader; the screen is fitted on one), ``--cache DIR`` (keep the rendered samples there; a later run with the same seed and
 scenes reuses them, and the reader's PyTorch weights are saved there as ``reader-SEED-SCENES.pt``),
 ``--init FILE`` (go on training from such weights), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an
-earlier model's screen instead of fitting one), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
+earlier model's screen instead of fitting one; it foretells that model's reader, so refit it with
+``--screen-only`` once the reader has changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
 from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen of the model at ``--out``
 against its reader, which is left untouched, from the same samples: no PyTorch reader training).
 

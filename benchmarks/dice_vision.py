@@ -11,7 +11,7 @@ flat or the tray's wall) and should not be read. The roll is filmed as one frame
 tumbling, then ``--still`` frames of the landed dice (same light, fresh sensor noise), fed to the dice
 tracker as the device would. The seeds (from ``--seed``, 500000 on) were not used to tune the reader
 (that used 900000 to 900199, and 700000 to 700299 for cocked dice), nor by the cocked-die judge's
-training (``vision.train_dice``: 200000 to 203999, measured on 400000 to 401499), nor by the tests.
+training (``vision.train_dice``: 200000 to 207999, measured on 400000 to 401499), nor by the tests.
 
 Figures: a readable die's face in a frame is correct, wrong or unknown (found but unsure, or not found);
 the settled roll's agreed faces likewise; a cocked or tumbling die read as any face is counted apart.

@@ -109,13 +109,9 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     screened = np.nonzero(reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass)[0]
     found, x = found[screened], x[screened]
     net = reader.net
-    p_rank, p_suit = net.predict(x)
-    index = glyphs.index_share(p_rank, p_suit)
-    rank_k = p_rank[:, :glyphs.NOT_INDEX_RANK].argmax(axis=1)
-    suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
-    sure = np.minimum(p_rank[np.arange(len(found)), rank_k], p_suit[np.arange(len(found)), suit_k])
+    rank_k, suit_k, sure, index = first_read(*net.predict(x))
     # the re-reads below only lower both: a corner neither read nor an index surely yet never will be
-    keep = np.nonzero((sure >= READ_SURE) | (index >= INDEX_SURE))[0]
+    keep = np.nonzero(kept(sure, index))[0]
     found, index, rank_k, suit_k, sure = found[keep], index[keep], rank_k[keep], suit_k[keep], sure[keep]
     rows = np.arange(len(found))
     # a reading, and being an index at all, must survive small changes of the patch's frame
@@ -144,6 +140,25 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         elif index[i] >= INDEX_SURE:
             out.append(Corner(None, float(index[i]), found.rank[i], found.down[i], float(found.scale[i])))
     return out
+
+
+def first_read(p_rank: np.ndarray, p_suit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """From the reader's rank and suit probabilities: each row's rank and suit (head indices), how surely
+    both are read (the less sure head) and how surely it is an index corner at all.
+
+    >>> p_rank, p_suit = np.eye(14)[[0, 13]] * 0.8 + 0.2 / 14, np.eye(5)[[2, 4]] * 0.9 + 0.02
+    >>> [v.round(2).tolist() for v in first_read(p_rank, p_suit)]
+    [[0, 0], [2, 0], [0.81, 0.01], [0.98, 0.08]]
+    """
+    rank_k = p_rank[:, :glyphs.NOT_INDEX_RANK].argmax(axis=1)
+    suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
+    rows = np.arange(len(rank_k))
+    return rank_k, suit_k, np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k]), glyphs.index_share(p_rank, p_suit)
+
+
+def kept(sure: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """Which first reads are kept for the re-reads: read surely, or surely an index corner."""
+    return (sure >= READ_SURE) | (index >= INDEX_SURE)
 
 
 def _variants(found: corners.Candidates) -> corners.Candidates:

@@ -103,12 +103,11 @@ class Planes:
         b, g, r = cv2.split(frame)
         self.lo = cv2.min(b, cv2.min(g, r))
         self.red = cv2.subtract(r, cv2.max(g, b))
-        gains = white_gains(frame, self.lo)
+        lo, gains = self.lo, white_gains(frame, self.lo)
         if gains is not None:  # the spread is measured as if the light were white
             b, g, r = (_times(c, k) for c, k in zip((b, g, r), gains, strict=True))
-            self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), cv2.min(b, cv2.min(g, r)))
-        else:
-            self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), self.lo)
+            lo = cv2.min(b, cv2.min(g, r))
+        self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), lo)
 
     @cached_property
     def pyramids(self) -> tuple[list[np.ndarray], list[np.ndarray]]:

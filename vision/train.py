@@ -124,13 +124,12 @@ def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, n
 def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
     """Whether the reader keeps each row of features (uint8) for a second look, as ``cards.read_corners``
     does: read surely, or surely an index corner."""
-    from vision.cards import INDEX_SURE, READ_SURE
+    from vision.cards import first_read, kept
 
     keep = []
     for start in range(0, len(x), 8192):
-        p_rank, p_suit = net.predict(x[start:start + 8192].astype(np.float32) / 255)
-        sure = np.minimum(p_rank[:, :glyphs.NOT_INDEX_RANK].max(axis=1), p_suit[:, :glyphs.NOT_INDEX_SUIT].max(axis=1))
-        keep.append((sure >= READ_SURE) | (glyphs.index_share(p_rank, p_suit) >= INDEX_SURE))
+        _, _, sure, index = first_read(*net.predict(x[start:start + 8192].astype(np.float32) / 255))
+        keep.append(kept(sure, index))
     return np.concatenate(keep)
 
 
@@ -261,7 +260,7 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
     import torch
     from torch.nn.functional import cross_entropy
 
-    from vision.cards import INDEX_SURE, READ_SURE
+    from vision.cards import INDEX_SURE, READ_SURE, first_read
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -297,11 +296,9 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
         p_rank = torch.cat([r for r, _ in logits]).softmax(1).numpy()
         p_suit = torch.cat([s for _, s in logits]).softmax(1).numpy()
         positive = check["rank"] < glyphs.NOT_INDEX_RANK
-        rank_k, suit_k = p_rank[:, :-1].argmax(1), p_suit[:, :-1].argmax(1)
-        rows = np.arange(len(rank_k))
-        sure = np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k]) >= READ_SURE
+        rank_k, suit_k, sureness, index = first_read(p_rank, p_suit)
+        sure = sureness >= READ_SURE
         right = (rank_k == check["rank"]) & (suit_k == check["suit"])
-        index = glyphs.index_share(p_rank, p_suit)
         print(f"epoch {epoch + 1}/{epochs}: loss {total / per_epoch:.4f}; validation index corners read right "
               f"{np.mean(right & sure & positive) / np.mean(positive):.1%}, wrong "
               f"{np.mean(~right & sure & positive) / np.mean(positive):.2%}, other candidates taken as an index "
@@ -363,7 +360,6 @@ def main(argv: list[str] | None = None) -> None:
         with np.load(args.out) as saved:
             reference = {k: saved[k] for k in ("check_x", "check_rank", "check_suit")}
             geometry = {k: float(saved[k]) for k in glyphs.GEOMETRY}
-        net = glyphs.ConvNet(args.out.with_suffix(".onnx"))
     else:
         model = fit_conv(data, check, args.epochs, args.seed, args.threads, args.init, args.max_lr)
         if args.cache is not None:  # the PyTorch weights too, to export them again without training
@@ -372,14 +368,14 @@ def main(argv: list[str] | None = None) -> None:
             torch.save(model.state_dict(), args.cache / f"reader-{args.seed}-{args.scenes}{f'-{args.hard_scenes}hard' * bool(args.hard_scenes)}.pt")
         args.out.parent.mkdir(parents=True, exist_ok=True)
         reference = export(model, args.out.with_suffix(".onnx"), check["x"][:16].astype(np.float32) / 255)
-        net = glyphs.ConvNet(args.out.with_suffix(".onnx"))
         geometry = dict(zip(glyphs.GEOMETRY,
                             (float(v) for v in np.median(data["geometry"], axis=0)), strict=True))
     if args.screen_from is not None:  # the screen (and its pass mark) of an earlier model, as it was
         earlier = glyphs.load(args.screen_from)
         screen, screen_pass = earlier.screen, earlier.screen_pass
     else:
-        screen, screen_pass = refit_screen(data, check, net, args.screen_hidden, args.screen_epochs, args.seed + 1)
+        reader = glyphs.ConvNet(args.out.with_suffix(".onnx"))  # the one just saved, or the one left as it is
+        screen, screen_pass = refit_screen(data, check, reader, args.screen_hidden, args.screen_epochs, args.seed + 1)
     glyphs.save(args.out, screen, screen_pass, geometry, **reference)
     written = [args.out] if args.screen_only else [args.out, args.out.with_suffix(".onnx")]
     print(f"saved {' and '.join(map(str, written))} after {time.time() - started:.0f} s")

@@ -105,9 +105,8 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     if not len(found):
         return []
     reader = glyphs.load()
-    x = corners.features(planes, found)
-    screened = np.nonzero(reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass)[0]
-    found, x = found[screened], x[screened]
+    screened, x = _screened(planes, found, reader)
+    found = found[screened]
     net = reader.net
     rank_k, suit_k, sure, index = first_read(*net.predict(x))
     # the re-reads below only lower both: a corner neither read nor an index surely yet never will be
@@ -140,6 +139,18 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         elif index[i] >= INDEX_SURE:
             out.append(Corner(None, float(index[i]), found.rank[i], found.down[i], float(found.scale[i])))
     return out
+
+
+def _screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates that pass the screen (indices, in order) and their feature rows; each block of
+    rows is screened as it is made, so the rows set aside (most of a busy frame's) are never gathered."""
+    picked, rows = [np.zeros(0, np.intp)], [np.zeros((0, corners.FEATURES), np.float32)]
+    for block, x in corners.feature_blocks(planes, found):
+        passed = reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass
+        picked.append(block[passed])
+        rows.append(x[passed])
+    order = np.argsort(np.concatenate(picked))
+    return np.concatenate(picked)[order], np.concatenate(rows)[order]
 
 
 def first_read(p_rank: np.ndarray, p_suit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -340,7 +340,7 @@ def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tu
         yield rows, _normalised(ink, coarse, around)
 
 
-_BLOCK = 512
+_BLOCK = 256
 """Candidates sampled together by ``feature_blocks``."""
 _POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
 _POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()

@@ -105,9 +105,8 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     if not len(found):
         return []
     reader = glyphs.load()
-    x = corners.features(planes, found)
-    screened = np.nonzero(reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass)[0]
-    found, x = found[screened], x[screened]
+    screened, x = _screened(planes, found, reader)
+    found = found[screened]
     net = reader.net
     rank_k, suit_k, sure, index = first_read(*net.predict(x))
     # the re-reads below only lower both: a corner neither read nor an index surely yet never will be
@@ -140,6 +139,18 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         elif index[i] >= INDEX_SURE:
             out.append(Corner(None, float(index[i]), found.rank[i], found.down[i], float(found.scale[i])))
     return out
+
+
+def _screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates that pass the screen (indices, in order) and their feature rows; each block of
+    rows is screened as it is made, so the rows set aside (most of a busy frame's) are never gathered."""
+    picked, rows = [np.zeros(0, np.intp)], [np.zeros((0, corners.FEATURES), np.float32)]
+    for block, x in corners.feature_blocks(planes, found):
+        passed = reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass
+        picked.append(block[passed])
+        rows.append(x[passed])
+    order = np.argsort(np.concatenate(picked))
+    return np.concatenate(picked)[order], np.concatenate(rows)[order]
 
 
 def first_read(p_rank: np.ndarray, p_suit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -178,19 +189,8 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     unknown make the read card; two different reads make an unknown card, never a guess. A lone corner
     places its card by the median proportions of card designs."""
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
-    options = []
-    for i, a in enumerate(found):
-        for j in range(i + 1, len(found)):
-            b = found[j]
-            if float(a.down @ b.down) > -0.8 or not 0.6 < b.scale / a.scale < 1.67:
-                continue
-            axis = (a.down - b.down) / np.linalg.norm(a.down - b.down)
-            v = (b.rank - a.rank) * 2 / (a.scale + b.scale)
-            along, across = float(v @ axis), float(v @ _right(axis))
-            if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.2:
-                options.append((abs(along / (2 * cy) - 1) + abs(across / along - cx / cy), i, j))
     partner: dict[int, int] = {}
-    for _, i, j in sorted(options):
+    for _, i, j in _corner_pairs(found, cx, cy, height):
         if i not in partner and j not in partner:
             partner[i], partner[j] = j, i
     sightings: list[CardSighting] = []
@@ -212,6 +212,31 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
         sightings.append(CardSighting(card, (float(centre[0]), float(centre[1])), _outline(centre, c.down, size),
                                       float(confidence)))
     return _one_per_card(sightings)
+
+
+def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> list[tuple[float, int, int]]:
+    """The pairs (i < j) of corners that may be one card's (see ``_assemble``), best first, each with how
+    far it is from the expected offset; all pairs at once (a busy table has dozens of corners)."""
+    if len(found) < 2:
+        return []
+    rank = np.array([c.rank for c in found], np.float32)
+    down = np.array([c.down for c in found], np.float32)
+    scale = np.array([c.scale for c in found])
+    i, j = np.triu_indices(len(found), 1)
+    facing = down[i, 0] * down[j, 0] + down[i, 1] * down[j, 1]
+    grow = scale[j] / scale[i]
+    ok = (facing <= -0.8) & (grow > 0.6) & (grow < 1.67)
+    i, j = i[ok], j[ok]
+    axis = down[i] - down[j]
+    axis /= np.hypot(axis[:, 0], axis[:, 1])[:, None]
+    v = (rank[j] - rank[i]) * np.float32(2) / (scale[i] + scale[j]).astype(np.float32)[:, None]
+    along = (v[:, 0] * axis[:, 0] + v[:, 1] * axis[:, 1]).astype(float)
+    across = (v[:, 0] * axis[:, 1] - v[:, 1] * axis[:, 0]).astype(float)  # along the axis's "right"
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slant = across / along
+    ok = (along > 0.4 * height) & (along < 1.4 * height) & (slant > 0.3) & (slant < 1.2)
+    score = np.abs(along / (2 * cy) - 1) + np.abs(slant - cx / cy)
+    return sorted(zip(score[ok].tolist(), i[ok].tolist(), j[ok].tolist(), strict=True))
 
 
 def _one_per_card(sightings: list[CardSighting]) -> list[CardSighting]:

@@ -20,6 +20,7 @@ overlapped until only a corner shows are found like lone cards:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -178,30 +179,58 @@ def _pairs(ink: np.ndarray, paper_sums: np.ndarray) -> Candidates:
 
 def _nearest_partners(center: np.ndarray, size: np.ndarray) -> Candidates:
     """Each mark (centre, size) paired with its ``MAX_PARTNERS`` nearest marks of a suit's size and
-    distance. Marks are sorted across the frame so each is compared only with those within its reach
-    (a frame of print has thousands of marks: all against all would cost millions of pairs).
+    distance (ties by position across the frame). Each mark is compared only with the marks within its
+    reach (``_within_reach``): a frame of print has thousands of marks, all against all would cost
+    millions of pairs.
 
     >>> found = _nearest_partners(np.array([[10, 10], [10, 22], [90, 10]], np.float32), np.full(3, 10, np.float32))
     >>> found.rank.tolist(), found.down.tolist()
     ([[10.0, 10.0], [10.0, 22.0]], [[0.0, 1.0], [0.0, -1.0]])
     """
     reach = 2.3 * size
-    order = np.argsort(center[:, 0], kind="stable")
-    xs = center[order, 0]
-    first = np.searchsorted(xs, center[:, 0] - reach, "left")
-    counts = np.searchsorted(xs, center[:, 0] + reach, "right") - first
-    ri = np.repeat(np.arange(len(size)), counts)  # each mark against every mark within its reach across
-    si = order[np.arange(len(ri)) + np.repeat(first - np.cumsum(counts) + counts, counts)]
+    ri, si, across = _within_reach(center, reach)
     vec = center[si] - center[ri]
     dist = np.hypot(vec[:, 0], vec[:, 1])
     ratio = size[si] / size[ri]
     ok = (dist >= 0.5 * size[ri]) & (dist <= reach[ri]) & (ratio >= 0.3) & (ratio <= 1.8)
-    ri, si, dist, vec = ri[ok], si[ok], dist[ok], vec[ok]
-    by = np.lexsort((dist, ri))  # by rank mark, nearest partner first
-    ri, si, dist, vec = ri[by], si[by], dist[by], vec[by]
+    ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
+    by = np.lexsort((across, dist, ri))  # by rank mark, nearest partner first
+    ri, dist, vec = ri[by], dist[by], vec[by]
     nearest = np.arange(len(ri)) - np.searchsorted(ri, ri, "left") < MAX_PARTNERS
     ri, dist, vec = ri[nearest], dist[nearest], vec[nearest]
     return Candidates(center[ri], (vec / dist[:, None]).astype(np.float32), dist.astype(np.float32))
+
+
+def _within_reach(center: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index pairs (i, j) of marks with mark j within ``reach[i]`` of mark i across and down (a square
+    around it; i == j included), and j's place in the marks sorted across the frame.
+
+    The marks are sorted by band (a strip of the frame as tall as a typical reach) and across it, so
+    the marks of one band within reach across are one run of that order: each mark is compared with
+    the runs of the bands its reach spans, not with the whole height of the frame.
+
+    >>> i, j, _ = _within_reach(np.array([[0, 0], [5, 0], [0, 300]], np.float32), np.full(3, 10, np.float32))
+    >>> sorted(zip(i.tolist(), j.tolist()))
+    [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)]
+    """
+    n = len(reach)
+    band_h = max(1.0, float(np.median(reach))) if n else 1.0
+    band = np.floor(center[:, 1] / band_h).astype(np.int64)
+    wide = float(center[:, 0].max() + reach.max() + 1) if n else 1.0  # keys of one band never reach the next
+    key = band * (4 * wide) + center[:, 0]
+    order = np.lexsort((np.arange(n), center[:, 0], band))
+    keys = key[order]
+    across = np.empty(n, np.int64)
+    across[np.lexsort((np.arange(n), center[:, 0]))] = np.arange(n)  # place in the frame sorted across
+    lo_band = np.floor((center[:, 1] - reach) / band_h).astype(np.int64)
+    bands = np.floor((center[:, 1] + reach) / band_h).astype(np.int64) - lo_band + 1
+    mark = np.repeat(np.arange(n), bands)  # each mark once per band its reach spans
+    row = lo_band[mark] + np.arange(len(mark)) - np.repeat(np.cumsum(bands) - bands, bands)
+    first = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] - reach[mark], "left")
+    counts = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] + reach[mark], "right") - first
+    i = np.repeat(mark, counts)
+    j = order[np.arange(len(i)) + np.repeat(first - np.cumsum(counts) + counts, counts)]
+    return i, j, across[j]
 
 
 def _distinct(found: Candidates) -> np.ndarray:
@@ -282,28 +311,39 @@ def _ring_share(integral: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarr
 
 def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     """One row of classifier inputs per candidate: the upright ink patch, its coarse redness, and a
-    coarse view of the surroundings (where a corner's card edges are), all relative to the paper.
-
-    Candidates are sampled in blocks of ``_BLOCK`` in order of scale, so each block's maps and samples
-    stay in the cache and each block reads each pyramid level in one ``cv2.remap`` call."""
+    coarse view of the surroundings (where a corner's card edges are), all relative to the paper."""
     out = np.empty((len(found), FEATURES), np.float32)
+    for rows, x in feature_blocks(frame, found):
+        out[rows] = x
+    return out
+
+
+def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The rows of ``features`` a block of at most ``_BLOCK`` candidates at a time: (the block's candidate
+    indices, its rows), so a caller can set rows aside before the next block is made.
+
+    Candidates are sampled in order of scale, so each block's maps and samples stay in the cache and
+    each block reads each pyramid level in one ``cv2.remap`` call."""
     if not len(found):
-        return out
+        return
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
     step = found.scale * (RIGHT - LEFT) / PATCH_W
     by_scale = np.argsort(found.scale, kind="stable")
     for start in range(0, len(found), _BLOCK):
         rows = by_scale[start:start + _BLOCK]
         part = found[rows]
-        ink = _sample_patches(lo_pyramid, part.to_image(_GRID), step[rows])
-        coarse = _sample_patches(red_pyramid, part.to_image(_COARSE_GRID), 2 * step[rows])
-        around = _sample_patches(lo_pyramid, part.to_image(_CONTEXT), part.scale * CONTEXT_SPAN / CONTEXT)
-        out[rows] = _normalised(ink, coarse, around)
-    return out
+        xs, ys = part.to_image(_POINTS)  # the three grids' points in one product, then each grid apart
+        grids = [(xs[:, a:b], ys[:, a:b]) for a, b in zip(_POINT_BOUNDS[:-1], _POINT_BOUNDS[1:], strict=True)]
+        ink = _sample_patches(lo_pyramid, grids[0], step[rows])
+        coarse = _sample_patches(red_pyramid, grids[1], 2 * step[rows])
+        around = _sample_patches(lo_pyramid, grids[2], part.scale * CONTEXT_SPAN / CONTEXT)
+        yield rows, _normalised(ink, coarse, around)
 
 
-_BLOCK = 512
-"""Candidates sampled together by ``features``."""
+_BLOCK = 256
+"""Candidates sampled together by ``feature_blocks``."""
+_POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
+_POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()
 
 
 def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:

@@ -191,3 +191,37 @@ def test_a_card_read_at_both_corners_but_unpaired_is_reported_once() -> None:
     seen = _assemble([corner("QC", (100, 100), (0, 1), 10), corner("QC", (110, 130), (0, 1), 10),
                       corner("QD", (300, 100), (0, 1), 10)], GEOMETRY)
     assert sorted(s.code for s in seen) == ["QC", "QD"]
+
+
+def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
+    """``_corner_pairs`` tries all pairs of corners at once: the same pairs, scores and order as trying each
+    pair in turn (opposite directions, like scales, the offset down and right of the expected length)."""
+    from vision.cards import _corner_pairs, _right
+    rng = np.random.default_rng(6)
+    cx, cy, height = 0.9, 1.0, 3.0
+    found = []
+    for _ in range(25):  # cards: both corners, roughly where the geometry puts them, and lone corners
+        turn, scale = rng.uniform(0, 2 * np.pi), rng.uniform(8, 30)
+        down = np.array([np.sin(turn), np.cos(turn)], np.float32)
+        rank = rng.uniform(0, 1000, 2).astype(np.float32)
+        found.append(Corner(None, 0.9, rank, down, float(scale)))
+        if rng.random() < 0.7:
+            off = scale * (rng.uniform(1.5, 3.5) * down + rng.uniform(0.8, 2.5) * _right(down))
+            other_down = -down + rng.normal(0, 0.1, 2)
+            found.append(Corner(None, 0.9, (rank + off).astype(np.float32), (other_down / np.linalg.norm(other_down)).astype(np.float32),
+                                float(scale * rng.uniform(0.8, 1.2))))
+    slow = []
+    for i, a in enumerate(found):
+        for j in range(i + 1, len(found)):
+            b = found[j]
+            if float(a.down @ b.down) > -0.8 or not 0.6 < b.scale / a.scale < 1.67:
+                continue
+            axis = (a.down - b.down) / np.linalg.norm(a.down - b.down)
+            v = (b.rank - a.rank) * 2 / (a.scale + b.scale)
+            along, across = float(v @ axis), float(v @ _right(axis))
+            if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.2:
+                slow.append((abs(along / (2 * cy) - 1) + abs(across / along - cx / cy), i, j))
+    fast = _corner_pairs(found, cx, cy, height)
+    assert len(slow) > 10 and [p[1:] for p in fast] == [p[1:] for p in sorted(slow)]
+    assert np.allclose([p[0] for p in fast], [p[0] for p in sorted(slow)], atol=1e-5)
+    assert _corner_pairs(found[:1], cx, cy, height) == []

@@ -105,6 +105,47 @@ def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
                                rng.uniform(2, 150, n).astype(np.float32))  # every pyramid level, mixed
     alone = np.vstack([corners.features(planes, found[np.array([i])]) for i in range(n)])
     assert np.array_equal(corners.features(planes, found), alone)
+    blocks = list(corners.feature_blocks(planes, found))
+    assert len(blocks) == 2 and sorted(np.concatenate([rows for rows, _ in blocks]).tolist()) == list(range(n))
+    assert all(np.array_equal(x, alone[rows]) for rows, x in blocks)
+
+
+def brute_force_partners(center: np.ndarray, size: np.ndarray) -> corners.Candidates:
+    """``_nearest_partners`` the slow way: every mark against every mark, ties by position across the frame."""
+    across = np.lexsort((np.arange(len(size)), center[:, 0])).argsort()
+    ranks, downs, scales = [], [], []
+    for i in range(len(size)):
+        options = []
+        for j in range(len(size)):
+            vec = center[j] - center[i]
+            dist = np.hypot(vec[0], vec[1])
+            if 0.5 * size[i] <= dist <= 2.3 * size[i] and 0.3 <= size[j] / size[i] <= 1.8:
+                options.append((dist, across[j], vec))
+        for dist, _, vec in sorted(options, key=lambda o: o[:2])[:corners.MAX_PARTNERS]:
+            ranks.append(center[i])
+            downs.append(vec / dist)
+            scales.append(dist)
+    return corners.Candidates(np.array(ranks, np.float32).reshape(-1, 2), np.array(downs, np.float32).reshape(-1, 2),
+                              np.array(scales, np.float32))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_nearest_partners_are_those_of_all_against_all(seed: int) -> None:
+    """Marks are compared band by band, not all against all: no partner is lost or added by it, for marks of
+    mixed sizes (a band as tall as a typical reach: big marks span several), in clusters like print and
+    on a grid with equal distances (ties), marks on band edges included."""
+    rng = np.random.default_rng(seed)
+    if seed == 3:  # a grid of equal marks: many partners at exactly the same distance
+        grid = np.stack(np.meshgrid(np.arange(0, 200, 12), np.arange(0, 150, 12)), axis=-1).reshape(-1, 2)
+        center, size = grid.astype(np.float32), np.full(len(grid), 10, np.float32)
+    else:
+        lumps = rng.uniform(0, (1280, 720), (12, 2))
+        center = (lumps[rng.integers(0, 12, 300)] + rng.normal(0, 30 * (seed + 1), (300, 2))).astype(np.float32)
+        center = np.round(center * 2) / 2  # half pixels, as centroids of small marks often are
+        size = np.where(rng.random(300) < 0.1, rng.uniform(30, 96, 300), rng.uniform(5, 20, 300)).astype(np.float32)
+    fast, slow = corners._nearest_partners(center, size), brute_force_partners(center, size)
+    for key in ("rank", "down", "scale"):
+        assert np.allclose(getattr(fast, key), getattr(slow, key), atol=1e-5), key
 
 
 def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:

@@ -58,3 +58,29 @@ def test_newspaper_print_is_mostly_set_aside() -> None:
         candidates, through = candidates + len(passed), through + int(passed.sum())
     # the committed screen passes 3% of these candidates (the one-layer screen before it 21%)
     assert candidates >= 2000 and through <= 0.06 * candidates, f"{through} of {candidates} print candidates passed"
+
+
+def test_screening_block_by_block_passes_what_screening_all_rows_passes() -> None:
+    """``cards.read_corners`` screens each block of feature rows as it is made: the same candidates, in
+    the same order, with the same rows as screening every row at once."""
+    from vision.cards import _screened
+    planes = corners.Planes(newspaper(1))
+    found = corners.candidates(planes)
+    assert len(found) > 2 * corners._BLOCK  # several blocks
+    x = corners.features(planes, found)
+    reader = glyphs.load()
+    passed = np.nonzero(reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass)[0]
+    picked, rows = _screened(planes, found, reader)
+    assert len(passed) and picked.tolist() == passed.tolist() and np.array_equal(rows, x[passed])
+
+
+def test_screen_view_averages_each_two_by_two_block_of_the_ink_patch() -> None:
+    rng = np.random.default_rng(5)
+    x = rng.random((7, corners.FEATURES)).astype(np.float32)
+    ink = x[:, :corners.PATCH_W * corners.PATCH_H].reshape(7, corners.PATCH_H // 2, 2, corners.PATCH_W // 2, 2)
+    view = glyphs.screen_view(x)
+    assert np.allclose(view[:, :ink[:, :, 0, :, 0].size // 7], ink.mean(axis=(2, 4)).reshape(7, -1), atol=1e-6)
+    assert np.array_equal(view[:, corners.PATCH_W * corners.PATCH_H // 4:], x[:, corners.PATCH_W * corners.PATCH_H:])
+    as_bytes = (x * 255).round().astype(np.uint8)
+    expected = as_bytes[:, :corners.PATCH_W * corners.PATCH_H].reshape(ink.shape).astype(float).mean(axis=(2, 4))
+    assert np.array_equal(glyphs.screen_view(as_bytes)[:, :expected[0].size], np.round(expected.reshape(7, -1)))

@@ -602,24 +602,25 @@ def read_stickers(image: np.ndarray) -> list[Sticker]:
     reduced: dict[int, np.ndarray] = {}  # the image reduced for big windows (``_sample``), made once
     for bright in bright_masks(image):
         quads = windows(bright, [seen.centre for seen in stickers if seen.face is not None])
-        quads = [quad for quad in quads if not _among(quad, tried)]
+        quads = [quad for quad, known in zip(quads, _among(quads, tried), strict=True) if not known]
         if quads:
             stickers += _read(image, quads, reduced)
             tried = np.concatenate([tried, quads])
     return stickers
 
 
-def _among(quad: np.ndarray, tried: np.ndarray) -> bool:
-    """Whether a window's corners are within a pixel of those of a window in ``tried`` (n, 4, 2), in any turn.
+def _among(quads: Sequence[np.ndarray], tried: np.ndarray) -> np.ndarray:
+    """Whether each window's corners are within a pixel of those of a window in ``tried`` (n, 4, 2), in any turn.
 
     >>> square = np.array([(0, 0), (9, 0), (9, 9), (0, 9)], np.float32)
-    >>> _among(square + 0.5, np.roll(square, 1, axis=0)[None]), _among(square + 2, square[None])
-    (True, False)
+    >>> _among([square + 0.5, square + 2], np.roll(square, 1, axis=0)[None]).tolist()
+    [True, False]
     """
-    if not len(tried):
-        return False
-    gaps = np.linalg.norm(tried[:, None, :, :] - quad[None, :, None, :], axis=3)  # (n, 4 of quad, 4 of tried)
-    return bool((gaps.min(axis=2).max(axis=1) < 1.0).any())
+    if not len(tried) or not len(quads):
+        return np.zeros(len(quads), bool)
+    gaps = np.linalg.norm(tried[None, :, None] - np.asarray(quads)[:, None, :, None], axis=-1)  # (quads, tried, 4, 4)
+    out: np.ndarray = (gaps.min(axis=3).max(axis=2) < 1.0).any(axis=1)
+    return out
 
 
 def _read(image: np.ndarray, quads: list[np.ndarray], reduced: dict[int, np.ndarray]) -> list[Sticker]:

@@ -131,9 +131,9 @@ def report(tally: Counter[str], times: list[float], cpu: list[float], least: lis
     print(f"  settled rolls: {tally['rolls settled']}/{tally['rolls']} settled, {tally['settled rolls complete']} "
           f"complete (every die read, no problem)")
     print(f"  faces per settled roll: {share('settled')}")
-    for name, values in (("CPU", cpu), ("wall", times), ("CPU, the lesser of two reads,", least)):
+    for name, values in (("CPU time", cpu), ("wall time", times), ("CPU time, the lesser of two reads,", least)):
         ms = sorted(1000 * t for t in values)
-        print(f"  {name} time per 1280x720 frame, one thread: median {statistics.median(ms):.1f} ms, "
+        print(f"  {name} per 1280x720 frame, one thread: median {statistics.median(ms):.1f} ms, "
               f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} frames)")
     print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work shares them)")
 

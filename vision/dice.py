@@ -61,6 +61,12 @@ BRIGHT = ((9, 0.6), (9, 0.7), (5, 0.6), (5, 0.5))
 """Where a window is looked for, in turn: among pixels brighter than a share of the brightest within a
 square of a size around them. The first finds most; the next find windows where a glint or the edge of
 a shadow falls on the sticker."""
+PAPER = 32
+"""A pixel with nothing brighter than this (its darkest channel, 0-255) in the square around it is not on
+a sticker's paper. Dark felt, whose sensor noise riddles a mask with thousands of specks (each one a
+contour to trace, 8 ms a mask), is left out as a whole. On renders not used by the benchmark (seeds
+900000-900149, 4,640 top faces read) the darkest paper of a window read had 48 (its frame's brightest
+had 173)."""
 FILLED = 0.5
 """A window's paper covers at least this share of its outline (the glyph takes the rest)."""
 DIE_SCORE = 0.72
@@ -337,7 +343,21 @@ def bright_masks(image: np.ndarray) -> Iterator[np.ndarray]:
     for size, share in BRIGHT:
         if size not in nears:
             nears[size] = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
-        yield cv2.compare(lo, cv2.LUT(nears[size], np.round(np.arange(256) * share).astype(np.uint8)), cv2.CMP_GE)
+        yield cv2.compare(lo, cv2.LUT(nears[size], _least_bright(share)), cv2.CMP_GE)
+
+
+@cache
+def _least_bright(share: float) -> np.ndarray:
+    """For each brightness of the brightest pixel around, the least a bright pixel has (``share`` of it), or
+    0 when that brightest is under PAPER: all are bright, as one with the felt around them.
+
+    >>> _least_bright(0.5)[[10, PAPER, 200]].tolist()
+    [0, 16, 100]
+    """
+    least = np.round(np.arange(256) * share)
+    least[:PAPER] = 0
+    out: np.ndarray = least.astype(np.uint8)
+    return out
 
 
 def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> list[np.ndarray]:
@@ -382,10 +402,10 @@ def _quad(contour: np.ndarray, holes: float) -> np.ndarray | None:
     corners = cv2.approxPolyDP(hull, 0.06 * perimeter, True).reshape(-1, 2).astype(np.float32)
     if len(corners) != 4:
         corners = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
-    if _signed_area(corners) < 0:
+    if cv2.contourArea(corners, oriented=True) < 0:  # counter-clockwise on screen (y down): turned round
         corners = corners[::-1].copy()
     points = contour.reshape(-1, 2).astype(np.float32)
-    sides = np.roll(corners, -1, axis=0) - corners
+    sides = corners[_NEXT] - corners
     lengths = np.hypot(sides[:, 0], sides[:, 1])
     if lengths.min() < 3:
         return None
@@ -393,29 +413,28 @@ def _quad(contour: np.ndarray, holes: float) -> np.ndarray | None:
     along = (d[..., 0] * sides[:, None, 0] + d[..., 1] * sides[:, None, 1]) / lengths[:, None] ** 2
     off = np.abs(sides[:, None, 0] * d[..., 1] - sides[:, None, 1] * d[..., 0]) / lengths[:, None]
     near = (along > 0.15) & (along < 0.85) & (off < np.maximum(1.5, 0.15 * lengths)[:, None])
-    middle = corners.mean(axis=0)
-    bases, ways = np.empty((4, 2)), np.empty((4, 2))
-    for k in range(4):
-        edge = points[near[k]]
-        if len(edge) < 3:
-            return None
-        vx, vy, px, py = cv2.fitLine(edge, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        outward = 1.0 if vy * (middle[0] - px) - vx * (middle[1] - py) > 0 else -1.0  # away from the middle
-        bases[k] = (px - 0.5 * vy * outward, py + 0.5 * vx * outward)  # the contour runs on pixel centres
-        ways[k] = (vx, vy)
-    p, u = np.roll(bases, 1, axis=0), np.roll(ways, 1, axis=0)  # each corner: the side before it and its own
-    det = u[:, 1] * ways[:, 0] - u[:, 0] * ways[:, 1]
-    if np.abs(det).min() < 0.3:
+    if near.sum(axis=1).min() < 3:
         return None
-    gap = bases - p
-    t = (gap[:, 1] * ways[:, 0] - gap[:, 0] * ways[:, 1]) / det
-    out: np.ndarray = (p + t[:, None] * u).astype(np.float32)
+    mx, my = corners.mean(axis=0).tolist()
+    lines = []  # each side: a point on it and its direction
+    for k in range(4):
+        vx, vy, px, py = cv2.fitLine(points[near[k]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
+        outward = 0.5 if vy * (mx - px) - vx * (my - py) > 0 else -0.5  # away from the middle, by half a pixel:
+        lines.append((px - vy * outward, py + vx * outward, vx, vy))  # the contour runs on pixel centres
+    out = np.empty((4, 2), np.float32)
+    for k in range(4):  # each corner: where the side before it meets its own
+        px, py, ux, uy = lines[k - 1]
+        bx, by, wx, wy = lines[k]
+        det = uy * wx - ux * wy
+        if abs(det) < 0.3:
+            return None
+        t = ((by - py) * wx - (bx - px) * wy) / det
+        out[k] = (px + t * ux, py + t * uy)
     return out
 
 
-def _signed_area(quad: np.ndarray) -> float:
-    x, y = quad[:, 0], quad[:, 1]
-    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
+_NEXT = np.array([1, 2, 3, 0])
+"""Each corner's next, going round."""
 
 
 # ----------------------------------------------------------------------------------------------- reading
@@ -485,34 +504,32 @@ def _window_ink(ink: np.ndarray) -> np.ndarray:
     return _normalise(window.reshape(*window.shape[:-2], -1))
 
 
-def _hue(patch: np.ndarray) -> np.ndarray:
-    """The ink's colour in a white-balanced patch: its summed departure from grey per unit of summed
-    darkness (black ink is (0, 0, 0)). Blur and the camera's coarse colour sampling move colour about but
-    keep its sum, so every ink pixel of frame, band and glyph counts, however blurred."""
-    cells = patch.reshape(-1, 3)
-    grey = cells.mean(axis=1, keepdims=True)
+def _hue(patches: np.ndarray) -> np.ndarray:
+    """The ink's colour in white-balanced patches (..., PATCH, PATCH, 3) -> (..., 3): its summed departure
+    from grey per unit of summed darkness (black ink is (0, 0, 0)). Blur and the camera's coarse colour
+    sampling move colour about but keep its sum, so every ink pixel of frame, band and glyph counts, however
+    blurred."""
+    cells = patches.reshape(*patches.shape[:-3], -1, 3)
+    grey = cells.mean(axis=-1, keepdims=True)
     dark = np.clip(1 - grey, 0, None)
-    out: np.ndarray = (((cells - grey) * (dark > 0)).sum(axis=0) / max(float(dark.sum()), 1e-6)).astype(np.float32)
+    out: np.ndarray = (((cells - grey) * (dark > 0)).sum(axis=-2)
+                       / np.maximum(dark.sum(axis=(-2, -1)), 1e-6)[..., None]).astype(np.float32)
     return out
 
 
-def _suit(hue: np.ndarray) -> int | None:
-    """The suit (index in SUITS) of ink of this hue, or None when it is not clear.
+def _suits(hues: np.ndarray) -> np.ndarray:
+    """The suit (index in SUITS) of ink of each hue (n, 3), or -1 where it is not clear.
 
-    >>> [_suit(np.array(h)) for h in ([0.02, 0, -0.02], [-0.2, -0.2, 0.4], [0.1, 0.05, -0.1], [0.3, 0.3, -0.6])]
-    [0, 1, None, None]
+    >>> _suits(np.array([[0.02, 0, -0.02], [-0.2, -0.2, 0.4], [0.1, 0.05, -0.1], [0.3, 0.3, -0.6]])).tolist()
+    [0, 1, -1, -1]
     """
-    length = float(np.linalg.norm(hue))
-    if length < GREY:
-        return 0
-    if length < COLOURED:
-        return None
+    lengths = np.linalg.norm(hues, axis=1)
     colours = templates().suits[1:]
-    cosines = colours @ hue / (np.linalg.norm(colours, axis=1) * length)
-    best = int(cosines.argmax())
-    if cosines[best] < HUE_COSINE or np.delete(cosines, best).max() > HUE_OTHER:
-        return None
-    return best + 1
+    cosines = hues @ colours.T / (np.linalg.norm(colours, axis=1) * np.maximum(lengths, 1e-12)[:, None])
+    ordered = np.sort(cosines, axis=1)
+    coloured = (lengths >= COLOURED) & (ordered[:, -1] >= HUE_COSINE) & (ordered[:, -2] <= HUE_OTHER)
+    out: np.ndarray = np.where(lengths < GREY, 0, np.where(coloured, cosines.argmax(axis=1) + 1, -1))
+    return out
 
 
 def _normalise(v: np.ndarray) -> np.ndarray:
@@ -582,57 +599,68 @@ def read_stickers(image: np.ndarray) -> list[Sticker]:
     level, then in the next masks only where no sticker was read yet (nor the same window found)."""
     stickers: list[Sticker] = []
     tried = np.empty((0, 4, 2), np.float32)  # windows read already: a later mask finding one again is skipped
+    reduced: dict[int, np.ndarray] = {}  # the image reduced for big windows (``_sample``), made once
     for bright in bright_masks(image):
         quads = windows(bright, [seen.centre for seen in stickers if seen.face is not None])
-        quads = [quad for quad in quads if not _among(quad, tried)]
+        quads = [quad for quad, known in zip(quads, _among(quads, tried), strict=True) if not known]
         if quads:
-            stickers += _read(image, quads)
+            stickers += _read(image, quads, reduced)
             tried = np.concatenate([tried, quads])
     return stickers
 
 
-def _among(quad: np.ndarray, tried: np.ndarray) -> bool:
-    """Whether a window's corners are within a pixel of those of a window in ``tried`` (n, 4, 2), in any turn.
+def _among(quads: Sequence[np.ndarray], tried: np.ndarray) -> np.ndarray:
+    """Whether each window's corners are within a pixel of those of a window in ``tried`` (n, 4, 2), in any turn.
 
     >>> square = np.array([(0, 0), (9, 0), (9, 9), (0, 9)], np.float32)
-    >>> _among(square + 0.5, np.roll(square, 1, axis=0)[None]), _among(square + 2, square[None])
-    (True, False)
+    >>> _among([square + 0.5, square + 2], np.roll(square, 1, axis=0)[None]).tolist()
+    [True, False]
     """
-    if not len(tried):
-        return False
-    gaps = np.linalg.norm(tried[:, None, :, :] - quad[None, :, None, :], axis=3)  # (n, 4 of quad, 4 of tried)
-    return bool((gaps.min(axis=2).max(axis=1) < 1.0).any())
+    if not len(tried) or not len(quads):
+        return np.zeros(len(quads), bool)
+    gaps = np.linalg.norm(tried[None, :, None] - np.asarray(quads)[:, None, :, None], axis=-1)  # (quads, tried, 4, 4)
+    out: np.ndarray = (gaps.min(axis=3).max(axis=2) < 1.0).any(axis=1)
+    return out
 
 
-def _read(image: np.ndarray, quads: list[np.ndarray]) -> list[Sticker]:
-    """The stickers whose windows have the corners ``quads``, read."""
+def _read(image: np.ndarray, quads: list[np.ndarray], reduced: dict[int, np.ndarray]) -> list[Sticker]:
+    """The stickers whose windows have the corners ``quads``, read (``reduced``: see ``_sample``)."""
     t = templates()
-    patches, homographies = _sample(image, quads)  # (n, 4 turns, PATCH, PATCH, 3), (n, 4, 3, 3)
+    patches, homographies = _sample(image, quads, reduced)  # (n, 4 turns, PATCH, PATCH, 3), (n, 4, 3, 3)
     balanced = _balance(patches)
     ink = _ink(balanced)
     layout = (_normalise(ink.reshape(len(quads), 4, -1)) @ t.stickers.T).max(axis=2)  # (n, 4 turns)
     features = _window_ink(ink)  # (n, 4 turns, window cells)
     glyphs = features @ t.ranks.T
-    out = []
-    for k in range(len(quads)):
-        second, best = np.sort(layout[k])[-2:]
-        turn = int(layout[k].argmax())
-        rank = int(glyphs[k, turn].argmax())
-        odds = features[k, turn] @ t.weights + t.offsets
-        sure = float(np.exp(odds[rank] - odds.max()) / np.exp(odds - odds.max()).sum())
-        centre, jacobian = _centre(homographies[k, turn])
-        out.append(Sticker(centre, jacobian, float(layout[k, turn]), float(best - second), rank,
-                           float(glyphs[k, turn, rank]), sure, _suit(_hue(balanced[k, turn]))))
-    return out
+    rows = np.arange(len(quads))
+    turns = layout.argmax(axis=1)  # each sticker's way up: the turn laid out most like a sticker
+    ordered = np.sort(layout, axis=1)
+    glyphs, features = glyphs[rows, turns], features[rows, turns]
+    ranks = glyphs.argmax(axis=1)
+    odds = features @ t.weights + t.offsets
+    odds = np.exp(odds - odds.max(axis=1, keepdims=True))
+    sure = odds[rows, ranks] / odds.sum(axis=1)
+    suits = _suits(_hue(balanced[rows, turns]))
+    centres, jacobians = _centres(homographies[rows, turns])
+    return [Sticker((float(centres[k, 0]), float(centres[k, 1])), jacobians[k], float(ordered[k, -1]),
+                    float(ordered[k, -1] - ordered[k, -2]), int(ranks[k]), float(glyphs[k, ranks[k]]), float(sure[k]),
+                    None if suits[k] < 0 else int(suits[k]))
+            for k in rows]
 
 
-def _centre(m: np.ndarray) -> tuple[tuple[float, float], np.ndarray]:
-    """Where a homography puts the sticker's centre, and its Jacobian there (image pixels per sticker side)."""
-    w = m[2] @ (0.5, 0.5, 1.0)
-    x, y = m[0] @ (0.5, 0.5, 1.0) / w, m[1] @ (0.5, 0.5, 1.0) / w
-    jacobian = np.array([[m[0, 0] - x * m[2, 0], m[0, 1] - x * m[2, 1]],
-                         [m[1, 0] - y * m[2, 0], m[1, 1] - y * m[2, 1]]]) / w
-    return (float(x), float(y)), jacobian
+def _centres(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where homographies (n, 3, 3) put the sticker's centre (n, 2), and their Jacobians there (n, 2, 2: image
+    pixels per sticker side).
+
+    >>> centres, jacobians = _centres(np.array([[[2.0, 0, 10], [0, 3, 20], [0, 0, 1]]]))
+    >>> centres.tolist(), jacobians.tolist()
+    ([[11.0, 21.5]], [[[2.0, 0.0], [0.0, 3.0]]])
+    """
+    mapped = m @ (0.5, 0.5, 1.0)  # (n, 3)
+    w = mapped[:, 2:]
+    centres = mapped[:, :2] / w
+    jacobians: np.ndarray = (m[:, :2, :2] - centres[:, :, None] * m[:, 2:, :2]) / w[:, :, None]
+    return centres, jacobians
 
 
 _UNIT = np.array([(WINDOW[0], WINDOW[1]), (WINDOW[2], WINDOW[1]), (WINDOW[2], WINDOW[3]), (WINDOW[0], WINDOW[3])],
@@ -643,21 +671,29 @@ _POINTS = np.array([(u, v, 1.0) for v in (np.arange(PATCH) + 0.5) / PATCH for u 
 """The patch's cells in sticker units (homogeneous), row by row."""
 
 
-def _sample(image: np.ndarray, quads: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _sample(image: np.ndarray, quads: list[np.ndarray], reduced: dict[int, np.ndarray] | None = None,
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Each sticker as PATCH x PATCH float BGR patches, one for each corner of the window taken as its
-    top left (turn), and the homographies (n, 4, 3, 3) from sticker units to the image in each turn."""
+    top left (turn), and the homographies (n, 4, 3, 3) from sticker units to the image in each turn. Big
+    stickers are sampled from the image reduced by a power of two, kept in ``reduced`` (by the power) for
+    the next call on the same image."""
     x0, y0, x1, y1 = WINDOW
     first = np.array([cv2.getPerspectiveTransform(_UNIT, quad) for quad in quads])  # the first corner top left
     homographies = first[:, None] @ _TURNS  # each corner top left in turn
     where = _POINTS @ homographies.swapaxes(-1, -2)
     where = where[..., :2] / where[..., 2:]  # (n, 4, PATCH * PATCH, 2) image points
-    sides = np.array([np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[1]) for q in quads]) / 2 / (x1 - x0)
+    corners = np.array(quads)
+    sides = (np.linalg.norm(corners[:, 1] - corners[:, 0], axis=1)
+             + np.linalg.norm(corners[:, 2] - corners[:, 1], axis=1)) / 2 / (x1 - x0)
     scales = 2 ** np.maximum(0, np.ceil(np.log2(sides / (2 * PATCH)))).astype(int)  # big stickers: a reduced image
     patches = np.empty((len(quads), 4, PATCH, PATCH, 3), np.float32)
-    for scale in np.unique(scales):
+    reduced = {} if reduced is None else reduced
+    for scale in map(int, np.unique(scales)):
         pick = np.nonzero(scales == scale)[0]
-        source = image if scale == 1 else cv2.resize(image, None, fx=1 / scale, fy=1 / scale,
-                                                     interpolation=cv2.INTER_AREA)
+        if scale not in reduced:
+            reduced[scale] = image if scale == 1 else cv2.resize(image, None, fx=1 / scale, fy=1 / scale,
+                                                                 interpolation=cv2.INTER_AREA)
+        source = reduced[scale]
         maps = (where[pick] / scale).astype(np.float32).reshape(-1, PATCH, 2)
         sampled = cv2.remap(source, maps, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]  # stubs lack map2=None
                             borderMode=cv2.BORDER_REPLICATE)

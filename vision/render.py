@@ -42,6 +42,9 @@ RANK_FONTS = (
 """Index fonts used for training."""
 HELD_OUT_FONTS = ("P052-Roman", "P052-Bold", "URWGothic-Demi", "FreeSans", "LiberationSansNarrow-Bold")
 """Index fonts never used for training: the held-out synthetic test decks use only these."""
+HARD_RANKS = (Rank.ACE, Rank.FOUR, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.KING)
+"""Ranks whose small, blurred indices real photos confuse (K and 8, Q and 4, 10 and 8, the ornate ace of spades
+and a club): the hard scenes deal each of their cards three times as often as another."""
 SUIT_FONTS = ("DejaVuSans", "FreeSerif", "FreeSans", "DejaVuSerif", "DejaVuSans-Bold")
 SUIT_CHARS = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666", Suit.CLUBS: "\u2663"}
 RED = (Suit.HEARTS, Suit.DIAMONDS)
@@ -634,7 +637,8 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     """A frame of a card table: face-up cards (single, fanned, overlapped), backs and clutter.
 
     ``hard`` (a second generator) adds what real photos show and the plain scenes never do: court
-    pictures framed right beside the index, ornate aces of spades, more small cards, heavier blur. The
+    pictures framed right beside the index, ornate aces of spades, more small cards, heavier blur, and
+    more of the cards of ``HARD_RANKS``. The
     plain scenes (``hard`` None) stay exactly as they were, so the benchmark's held-out tables do too."""
     h, w = size
     fonts = fonts or available(RANK_FONTS)
@@ -646,6 +650,9 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     count = int(rng.integers(1, max_cards + 1))
     placed: list[tuple[PlacedCard, np.ndarray, list[IndexMark]]] = []
     cards = rng.permutation(len(DECK))[:count]
+    if hard is not None:
+        weight = np.array([3.0 if c.rank in HARD_RANKS else 1.0 for c in DECK])
+        cards = hard.choice(len(DECK), count, replace=False, p=weight / weight.sum())
     for (center, angle), k in zip(_layout(rng, (h, w), count, height), cards, strict=False):
         card = DECK[int(k)]
         quad = card_quad(rng, center, height * rng.uniform(0.95, 1.05), angle)

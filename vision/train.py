@@ -7,7 +7,8 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
    laid out singly, fanned, in overlapping melds or in grids, with backs, chips, dice and hands, under
    uneven light, glare, blur, noise and JPEG loss; ``--hard-scenes`` adds scenes with what real photos show
    and those never do (``table_scene``'s ``hard``: court pictures framed right beside the index, ornate
-   aces of spades, more small cards, heavier and motion blur);
+   aces of spades, more small cards, heavier and motion blur, and the ranks whose small indices real photos
+   confuse, ``render.HARD_RANKS``, dealt three times as often);
 2. ``vision.corners.candidates`` proposes rank-over-suit pairs exactly as at run time;
 3. a candidate is labelled with its card when its rank mark is on a visible index's rank and its partner
    on that index's suit, "not an index" when it is nowhere near a visible index, and left out when it

@@ -40,12 +40,15 @@ earlier model's screen instead of fitting one; it foretells that model's reader,
 from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen of the model at ``--out``
 against its reader, which is left untouched, from the same samples: no PyTorch reader training).
 
-The committed reader was made in two runs, the second going on from the first's reader on twice the
-scenes; its screen was refitted after, against that reader, from the second run's samples:
+The committed reader was made in three runs, each going on from the one before's reader: the second on
+twice the scenes, the third on those and as many hard scenes; its screen was refitted after, against
+that reader, from the second run's samples:
 
     python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
-        --screen-from FIRST/index_reader.npz
+        --screen-from FIRST/index_reader.npz --out SECOND/index_reader.npz
+    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
+        --init DIR/reader-0-12000.pt --screen-from SECOND/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
 """
 

@@ -97,7 +97,7 @@ cocked top faces): flat top faces, slightly tilted ones included, stay at 0.879 
 CROP, CROP_SPAN = 56, 2.6
 """The cocked-die judge (``judge``) sees a CROP x CROP colour patch around a top face, CROP_SPAN
 stickers' sides across (about two dice), turned so that the way out from the middle of the frame is up."""
-JUDGED_COCKED = 4.0
+JUDGED_COCKED = 3.0
 """A top face the judge scores above this (log odds) is on a cocked die. Measured on 1,500 trays it was not
 trained on (``vision.train_dice``; 7,098 flat and 4,356 cocked dice read as a face): 3 flat dice score
 above it (0.04 %, the highest 9.1) and 97.9 % of the cocked ones (3.0: 4 flat, 98.4 %; 6.0: 1, 96.1 %)."""

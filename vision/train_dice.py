@@ -90,6 +90,21 @@ def network() -> object:
         nn.Flatten(), nn.Linear(32 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, 1))
 
 
+def averaged(models: list[object]) -> object:
+    """One network whose log odds are the mean of those of ``models`` (the judge as one ONNX file)."""
+    import torch.nn as nn  # training only
+
+    class Averaged(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.parts = nn.ModuleList(models)
+
+        def forward(self, x: object) -> object:
+            return sum(part(x) for part in self.parts) / len(self.parts)
+
+    return Averaged()
+
+
 def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> object:
     """The network fitted to patches ``x`` and labels ``y`` (and their mirror images)."""
     import torch  # training only
@@ -136,16 +151,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trays", type=int, default=8000)
     parser.add_argument("--check", type=int, default=1500)
+    parser.add_argument("--low", type=int, default=2000)
     parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--judges", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL)
     args = parser.parse_args()
     start = time.time()
-    x, y, _ = samples(TRAIN_SEED, args.trays, args.jobs)
-    print(f"{len(x)} training dice ({int(y.sum())} cocked) from {args.trays} trays, {time.time() - start:.0f} s",
-          flush=True)
-    model = fit(x, y, args.epochs)
-    save_onnx(model, args.out)
+    parts = [samples(TRAIN_SEED, args.trays, args.jobs), samples(LOW_SEED, args.low, args.jobs, LOW_LEAN)]
+    x, y = (np.concatenate([part[k] for part in parts]) for k in range(2))
+    print(f"{len(x)} training dice ({int(y.sum())} cocked) from {args.trays} + {args.low} trays, "
+          f"{time.time() - start:.0f} s", flush=True)
+    save_onnx(averaged([fit(x, y, args.epochs, seed) for seed in range(args.judges)]), args.out)
     x, y, read = samples(CHECK_SEED, args.check, args.jobs)
     odds = judge(x.astype(np.float32), onnx_net(args.out))
     flat, tipped = np.sort(odds[~y & read]), np.sort(odds[y & read])

@@ -139,9 +139,10 @@ class DiePose:
 
 
 def lay_out(rng: np.random.Generator, tray: Tray, keep: Mapping[int, DiePose] | None = None,
-            rolling: float = 0.0, cocked: float = 0.0) -> list[DiePose]:
+            rolling: float = 0.0, cocked: float = 0.0, lean: tuple[float, float] | None = None) -> list[DiePose]:
     """A roll of the tray's dice: ``keep`` (by die number) stay as they are, the rest land anywhere on the
-    tray, a share ``rolling`` of them still moving and ``cocked`` of them resting tilted."""
+    tray, a share ``rolling`` of them still moving and ``cocked`` of them resting tilted (``cock``; by an
+    angle drawn from ``lean``, radians, if given)."""
     kept = dict(keep or {})
     poses = list(kept.values())
     for number, die in enumerate(tray.guide.dice):
@@ -156,7 +157,8 @@ def lay_out(rng: np.random.Generator, tray: Tray, keep: Mapping[int, DiePose] | 
         else:
             raise RuntimeError("no room on the tray for eight dice")
         if rng.random() < cocked:
-            pose = cock(rng, tray, pose, poses) or pose
+            tilt = None if lean is None else float(rng.uniform(*lean))
+            pose = cock(rng, tray, pose, poses, tilt) or pose
         if rng.random() < rolling:
             speed = rng.uniform(15, 60)
             angle = rng.uniform(0, 2 * math.pi)

@@ -127,7 +127,7 @@ def lost_at(image: np.ndarray, box: tuple[int, int, int, int]) -> str:
     if not len(found):
         return STAGES[0]
     reader = glyphs.load()
-    if not (reader.screen.index(glyphs.screen_view(corners.features(planes, found))) >= reader.screen_pass).any():
+    if not reader.passes(corners.features(planes, found)).any():
         return STAGES[1]
     read = [c for c in read_corners(image) if inside(c.rank).all()]
     if not read:

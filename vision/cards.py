@@ -146,7 +146,7 @@ def _screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.
     rows is screened as it is made, so the rows set aside (most of a busy frame's) are never gathered."""
     picked, rows = [np.zeros(0, np.intp)], [np.zeros((0, corners.FEATURES), np.float32)]
     for block, x in corners.feature_blocks(planes, found):
-        passed = reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass
+        passed = reader.passes(x)
         picked.append(block[passed])
         rows.append(x[passed])
     order = np.argsort(np.concatenate(picked))
@@ -231,7 +231,7 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
     axis /= np.hypot(axis[:, 0], axis[:, 1])[:, None]
     v = (rank[j] - rank[i]) * np.float32(2) / (scale[i] + scale[j]).astype(np.float32)[:, None]
     along = (v[:, 0] * axis[:, 0] + v[:, 1] * axis[:, 1]).astype(float)
-    across = (v[:, 0] * axis[:, 1] - v[:, 1] * axis[:, 0]).astype(float)  # along the axis's "right"
+    across = (v * _right(axis)).sum(axis=1).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         slant = across / along
     ok = (along > 0.4 * height) & (along < 1.4 * height) & (slant > 0.3) & (slant < 1.2)
@@ -271,8 +271,13 @@ def _agree(a: Corner, b: Corner) -> tuple[Card | None, float]:
 
 
 def _right(down: np.ndarray) -> np.ndarray:
-    """A card's "right" given its "down" (a quarter turn counter-clockwise on screen)."""
-    return np.array([down[1], -down[0]])
+    """A card's "right" given its "down" (a quarter turn counter-clockwise on screen), of one vector or
+    of each row of many.
+
+    >>> _right(np.array([0.0, 1.0])).tolist(), _right(np.array([[1.0, 0.0]])).tolist()
+    ([1.0, -0.0], [[0.0, -1.0]])
+    """
+    return np.stack([down[..., 1], -down[..., 0]], axis=-1)
 
 
 def _outline(centre: np.ndarray, down: np.ndarray, height: float) -> tuple[tuple[float, float], ...]:

@@ -161,6 +161,11 @@ class Reader:
     screen_pass: float
     geometry: dict[str, float]
 
+    def passes(self, x: np.ndarray) -> np.ndarray:
+        """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
+        passed: np.ndarray = self.screen.index(screen_view(x)) >= self.screen_pass
+        return passed
+
 
 def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float], **extra: np.ndarray) -> None:
     """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``)."""

@@ -20,7 +20,7 @@ def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndar
     found = corners.candidates(planes)
     x = corners.features(planes, found)
     reader = glyphs.load()
-    return found, (x * 255).round().astype(np.uint8), reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass
+    return found, (x * 255).round().astype(np.uint8), reader.passes(x)
 
 
 def newspaper(seed: int) -> np.ndarray:
@@ -69,7 +69,7 @@ def test_screening_block_by_block_passes_what_screening_all_rows_passes() -> Non
     assert len(found) > 2 * corners._BLOCK  # several blocks
     x = corners.features(planes, found)
     reader = glyphs.load()
-    passed = np.nonzero(reader.screen.index(glyphs.screen_view(x)) >= reader.screen_pass)[0]
+    passed = np.nonzero(reader.passes(x))[0]
     picked, rows = _screened(planes, found, reader)
     assert len(passed) and picked.tolist() == passed.tolist() and np.array_equal(rows, x[passed])
 

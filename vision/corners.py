@@ -168,10 +168,8 @@ def _pairs(ink: np.ndarray, paper_sums: np.ndarray) -> Candidates:
     size = np.maximum(bw, bh)
     keep = (size >= MIN_MARK) & (size <= 0.12 * min(h, w) + 10) & (area >= 0.12 * bw * bh) & (area >= 14)
     keep &= (np.minimum(bw, bh) >= 2)
-    if not keep.any():
-        return _empty()
-    keep &= _ring_share(paper_sums, x, y, bw, bh, size) >= PAPER_SHARE
-    ids = np.nonzero(keep)[0]
+    ids = np.nonzero(keep)[0]  # the paper around is measured only for marks of a glyph's size and shape
+    ids = ids[_ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
     if len(ids) < 2:
         return _empty()
     return _nearest_partners(centroids[1:][ids].astype(np.float32), size[ids])

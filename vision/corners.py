@@ -417,14 +417,7 @@ def _glance_normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) 
     contrast (as in ``_normalised``). Everything is clipped to 0..1, as ``features`` clips: a point
     brighter than the patch's brightest is 0 in both, and one darker than the rank mark's darkest 1."""
     bright = ink.max(axis=1, keepdims=True).astype(np.float32)
-    span = np.maximum(bright - ink[:, _GLANCE_MARK].min(axis=1, keepdims=True), 1)
-    out = np.empty((len(ink), GLANCE_FEATURES), np.float32)
-    red_at = ink.shape[1] + coarse.shape[1]
-    np.subtract(bright, ink, out=out[:, :ink.shape[1]])
-    np.multiply(coarse, np.float32(2), out=out[:, ink.shape[1]:red_at])
-    np.subtract(bright, around, out=out[:, red_at:])
-    out /= span
-    return np.clip(out, 0, 1, out=out)
+    return _scaled(ink, coarse, around, bright, np.maximum(bright - ink[:, _GLANCE_MARK].min(axis=1, keepdims=True), 1))
 
 
 def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
@@ -433,8 +426,13 @@ def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.n
     n = len(ink)
     p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None].astype(np.float32)
     span = np.maximum(ink.max(axis=1)[:, None] - p_lo, 25)
-    top = p_lo + span  # 1 - (v - p_lo) / span is (top - v) / span
-    out = np.empty((n, FEATURES), np.float32)
+    return _scaled(ink, coarse, around, p_lo + span, span)  # 1 - (v - p_lo) / span is (top - v) / span
+
+
+def _scaled(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray, top: np.ndarray, span: np.ndarray) -> np.ndarray:
+    """Rows of (top - ink) / span, 2 coarse / span and (top - around) / span (``top`` and ``span``: n x 1),
+    clipped to 0..1."""
+    out = np.empty((len(ink), ink.shape[1] + coarse.shape[1] + around.shape[1]), np.float32)
     red_at = ink.shape[1] + coarse.shape[1]
     np.subtract(top, ink, out=out[:, :ink.shape[1]])
     np.multiply(coarse, np.float32(2), out=out[:, ink.shape[1]:red_at])

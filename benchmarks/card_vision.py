@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
 from vision import corners, glyphs, render  # noqa: E402
-from vision.cards import read_cards, read_corners  # noqa: E402
+from vision.cards import _screened, read_cards, read_corners  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"
@@ -127,7 +127,7 @@ def lost_at(image: np.ndarray, box: tuple[int, int, int, int]) -> str:
     if not len(found):
         return STAGES[0]
     reader = glyphs.load()
-    if not reader.passes(corners.features(planes, found)).any():
+    if not (reader.glanced(corners.glances(planes, found)) & reader.passes(corners.features(planes, found))).any():
         return STAGES[1]
     read = [c for c in read_corners(image) if inside(c.rank).all()]
     if not read:
@@ -176,8 +176,9 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
     return counts
 
 
-def speed(frames: int) -> tuple[float, float, float, float]:
-    """Median and 90th-percentile CPU ms per 1280x720 frame on one thread, median wall ms, mean cards.
+def speed(frames: int) -> tuple[float, float, float, float, np.ndarray]:
+    """Median and 90th-percentile CPU ms per 1280x720 frame on one thread, median wall ms, mean cards, and
+    the work of each frame (``work``).
 
     CPU time is the one-core figure even when other work shares the machine; wall time is given beside it."""
     cv2.setNumThreads(1)
@@ -192,7 +193,17 @@ def speed(frames: int) -> tuple[float, float, float, float]:
         cpu.append((time.process_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
     return (float(np.median(cpu)), float(np.percentile(cpu, 90)), float(np.median(wall)),
-            float(np.mean([len(s.cards) for s in images])))
+            float(np.mean([len(s.cards) for s in images])), np.array([work(s.image) for s in images]))
+
+
+def work(image: np.ndarray) -> tuple[int, int, int]:
+    """The work of reading one frame, counted (the same on any machine, at any load): candidate pairs,
+    candidates fully sampled (passed by the pre-screen) and read by the network (passed by both screens)."""
+    planes = corners.Planes(image)
+    found = corners.candidates(planes)
+    reader = glyphs.load()
+    sampled = int(reader.glanced(corners.glances(planes, found)).sum())
+    return len(found), sampled, len(_screened(planes, found, reader)[0])
 
 
 def share(counts: Counter[str], key: str, total: str) -> str:
@@ -225,9 +236,12 @@ def main() -> None:
               f"phantom {syn['phantom']}; {syn['hidden']} cards with every corner covered "
               f"({syn['wrong (hidden corner)']} of them read wrong)")
     if args.speed_frames:
-        median, p90, wall, cards = speed(args.speed_frames)
+        median, p90, wall, cards, counts = speed(args.speed_frames)
         print(f"speed (one thread, 1280x720, {cards:.1f} cards a frame, load average {os.getloadavg()[0]:.1f}): "
               f"CPU median {median:.1f} ms, p90 {p90:.1f} ms; wall median {wall:.1f} ms")
+        print("  work a frame (median, 90th percentile, most): "
+              + "; ".join(f"{name} {np.median(c):.0f}, {np.percentile(c, 90):.0f}, {c.max()}" for name, c in
+                          zip(("candidates", "fully sampled", "read by the network"), counts.T, strict=True)))
 
 
 if __name__ == "__main__":

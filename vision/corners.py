@@ -168,10 +168,8 @@ def _pairs(ink: np.ndarray, paper_sums: np.ndarray) -> Candidates:
     size = np.maximum(bw, bh)
     keep = (size >= MIN_MARK) & (size <= 0.12 * min(h, w) + 10) & (area >= 0.12 * bw * bh) & (area >= 14)
     keep &= (np.minimum(bw, bh) >= 2)
-    if not keep.any():
-        return _empty()
-    keep &= _ring_share(paper_sums, x, y, bw, bh, size) >= PAPER_SHARE
-    ids = np.nonzero(keep)[0]
+    ids = np.nonzero(keep)[0]  # the paper around is measured only for marks of a glyph's size and shape
+    ids = ids[_ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
     if len(ids) < 2:
         return _empty()
     return _nearest_partners(centroids[1:][ids].astype(np.float32), size[ids])
@@ -324,6 +322,30 @@ def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tu
 
     Candidates are sampled in order of scale, so each block's maps and samples stay in the cache and
     each block reads each pyramid level in one ``cv2.remap`` call."""
+    for rows, samples in _sampled_blocks(frame, found, _POINTS, _POINT_BOUNDS):
+        yield rows, _normalised(*samples)
+
+
+def glance_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """A cheap first look at each candidate, a block at a time as ``feature_blocks``: the rows of
+    ``glance_view`` (one point in ``GLANCE_STRIDE`` each way of the patch's points, renormalised by their
+    own contrast), sampled straight from the frame at a fraction of the cost of ``features``."""
+    for rows, samples in _sampled_blocks(frame, found, _GLANCE_POINTS, _GLANCE_BOUNDS):
+        yield rows, _glance_normalised(*samples)
+
+
+def glances(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
+    """All rows of ``glance_blocks``, in the candidates' order."""
+    out = np.empty((len(found), GLANCE_FEATURES), np.float32)
+    for rows, x in glance_blocks(frame, found):
+        out[rows] = x
+    return out
+
+
+def _sampled_blocks(frame: np.ndarray | Planes, found: Candidates, points: np.ndarray, bounds: list[int]
+                    ) -> Iterator[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """Raw samples (uint8) of ``points`` (the ink patch's, its redness's and the surroundings' points, one
+    after the other as ``bounds`` splits them, in scale units) of each block of candidates, by scale."""
     if not len(found):
         return
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
@@ -332,18 +354,70 @@ def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tu
     for start in range(0, len(found), _BLOCK):
         rows = by_scale[start:start + _BLOCK]
         part = found[rows]
-        xs, ys = part.to_image(_POINTS)  # the three grids' points in one product, then each grid apart
-        grids = [(xs[:, a:b], ys[:, a:b]) for a, b in zip(_POINT_BOUNDS[:-1], _POINT_BOUNDS[1:], strict=True)]
-        ink = _sample_patches(lo_pyramid, grids[0], step[rows])
-        coarse = _sample_patches(red_pyramid, grids[1], 2 * step[rows])
-        around = _sample_patches(lo_pyramid, grids[2], part.scale * CONTEXT_SPAN / CONTEXT)
-        yield rows, _normalised(ink, coarse, around)
+        xs, ys = part.to_image(points)  # the three grids' points in one product, then each grid apart
+        grids = [(xs[:, a:b], ys[:, a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        yield rows, (_sample_patches(lo_pyramid, grids[0], step[rows]),
+                     _sample_patches(red_pyramid, grids[1], 2 * step[rows]),
+                     _sample_patches(lo_pyramid, grids[2], part.scale * CONTEXT_SPAN / CONTEXT))
 
 
 _BLOCK = 256
 """Candidates sampled together by ``feature_blocks``."""
 _POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
 _POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()
+
+GLANCE_STRIDE = 2
+"""A glance takes one point in this many, each way, of the ink patch, its redness and the surroundings."""
+
+
+def _every(h: int, w: int, stride: int = GLANCE_STRIDE) -> np.ndarray:
+    """Indices, in a row-major h x w grid, of one point in ``stride`` each way (the middle one of each
+    stride, or the one after it).
+
+    >>> _every(4, 6).tolist()
+    [7, 9, 11, 19, 21, 23]
+    """
+    at = stride // 2
+    return (np.arange(at, h, stride)[:, None] * w + np.arange(at, w, stride)).ravel()
+
+
+_GLANCE_INK, _GLANCE_RED, _GLANCE_AROUND = (_every(PATCH_H, PATCH_W), _every(PATCH_H // 2, PATCH_W // 2),
+                                            _every(CONTEXT, CONTEXT))
+_GLANCE_MARK = np.isin(_GLANCE_INK, (np.arange(PATCH_H)[_MARK_ROWS, None] * PATCH_W
+                                     + np.arange(PATCH_W)[_MARK_COLS]).ravel())
+_GLANCE_POINTS = np.vstack([_GRID[_GLANCE_INK], _COARSE_GRID[_GLANCE_RED], _CONTEXT[_GLANCE_AROUND]])
+_GLANCE_BOUNDS = np.cumsum([0, len(_GLANCE_INK), len(_GLANCE_RED), len(_GLANCE_AROUND)]).tolist()
+GLANCE_FEATURES = len(_GLANCE_POINTS)
+
+
+def glance_view(x: np.ndarray) -> np.ndarray:
+    """The glance (``glance_blocks``) of each row of ``features`` (floats 0..1, or uint8 as ``vision.train``
+    keeps them), as floats 0..1: the glance's points, renormalised by their own contrast, just as
+    ``glance_blocks`` does from the frame. The two agree, but for the rounding of uint8 rows: features
+    are an affine function of the pixels (ink 1 at the rank mark's darkest, 0 at the patch's brightest),
+    clipped where the glance clips too (see ``_glance_normalised``). So a pre-screen fitted on stored
+    feature rows reads glances as it read them.
+
+    >>> glance_view(np.ones((3, FEATURES), np.float32)).shape
+    (3, 276)
+    """
+    x = x.astype(np.float32) / 255 if x.dtype == np.uint8 else x
+    ink = x[:, _GLANCE_INK]
+    bright, dark = ink.min(axis=1, keepdims=True), ink[:, _GLANCE_MARK].max(axis=1, keepdims=True)
+    span = np.maximum(dark - bright, np.float32(1 / 255))
+    red = x[:, PATCH_W * PATCH_H + _GLANCE_RED]
+    around = x[:, FEATURES - CONTEXT * CONTEXT + _GLANCE_AROUND]
+    out = np.hstack([ink - bright, red, around - bright]) / span
+    return np.clip(out, 0, 1, out=out)
+
+
+def _glance_normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Glance rows from samples (n, k each, uint8) of the glance's points: paper is the brightest of the
+    glance's ink points, ink the darkest of those on the rank mark; redness is twice the red over that
+    contrast (as in ``_normalised``). Everything is clipped to 0..1, as ``features`` clips: a point
+    brighter than the patch's brightest is 0 in both, and one darker than the rank mark's darkest 1."""
+    bright = ink.max(axis=1, keepdims=True).astype(np.float32)
+    return _scaled(ink, coarse, around, bright, np.maximum(bright - ink[:, _GLANCE_MARK].min(axis=1, keepdims=True), 1))
 
 
 def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
@@ -352,8 +426,13 @@ def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.n
     n = len(ink)
     p_lo = ink.reshape(n, PATCH_H, PATCH_W)[:, _MARK_ROWS, _MARK_COLS].min(axis=(1, 2))[:, None].astype(np.float32)
     span = np.maximum(ink.max(axis=1)[:, None] - p_lo, 25)
-    top = p_lo + span  # 1 - (v - p_lo) / span is (top - v) / span
-    out = np.empty((n, FEATURES), np.float32)
+    return _scaled(ink, coarse, around, p_lo + span, span)  # 1 - (v - p_lo) / span is (top - v) / span
+
+
+def _scaled(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray, top: np.ndarray, span: np.ndarray) -> np.ndarray:
+    """Rows of (top - ink) / span, 2 coarse / span and (top - around) / span (``top`` and ``span``: n x 1),
+    clipped to 0..1."""
+    out = np.empty((len(ink), ink.shape[1] + coarse.shape[1] + around.shape[1]), np.float32)
     red_at = ink.shape[1] + coarse.shape[1]
     np.subtract(top, ink, out=out[:, :ink.shape[1]])
     np.multiply(coarse, np.float32(2), out=out[:, ink.shape[1]:red_at])

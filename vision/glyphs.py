@@ -4,11 +4,14 @@ The reader has two softmax heads: the rank (A..K, or "not an index") and the sui
 index"). The *screen* (NumPy: two small ReLU layers and one output) reads a coarse view of the patch
 (``screen_view``) and cheaply sets aside the many candidates that are surely not index corners (pips,
 picture details, print): it is fitted to foretell the reader's own verdict, so it passes what the reader
-would keep as an index corner and little else. The *reader* reads the rest: a small convolutional network
+would keep as an index corner and little else. In front of it the *pre-screen* (a screen of one ReLU
+layer) reads only a glance at each candidate (``corners.glance_blocks``: a quarter of the patch's points,
+sampled at a quarter of the cost), fitted to the same verdict: most candidates of a busy frame are set
+aside before their full rows are sampled. The *reader* reads the rest: a small convolutional network
 (``ConvNet``: three 3x3 convolutions with max-pooling on the ink patch, then a hidden layer), run by
 OpenCV's ``cv2.dnn`` from an ONNX file, so shifts, stroke widths and unusual glyphs are tolerated far
-better than by a layer on raw pixels. The models are ``vision/models/index_reader.npz`` (screen, pass
-mark, card geometry) and ``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train``
+better than by a layer on raw pixels. The models are ``vision/models/index_reader.npz`` (the screens, their
+pass marks, card geometry) and ``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train``
 from synthetic card tables only.
 
 >>> import numpy as np
@@ -28,7 +31,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import Rank, Suit
-from vision.corners import PATCH_H, PATCH_W
+from vision.corners import GLANCE_FEATURES, PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
 """The screen, its pass mark and the card geometry; the reader is beside it, with the suffix ``.onnx``."""
@@ -153,24 +156,36 @@ class ConvNet:
 
 @dataclass(frozen=True)
 class Reader:
-    """The trained reader and screen, the screen's pass mark, and the median card geometry in index
-    units (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``)."""
+    """The trained reader and screen, the screen's pass mark, the median card geometry in index units
+    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``) and the pre-screen with its pass
+    mark (None in a model fitted without one: every candidate then goes to the screen)."""
 
     net: ConvNet
     screen: Screen
     screen_pass: float
     geometry: dict[str, float]
+    prescreen: Screen | None = None
+    prescreen_pass: float = 0.0
 
     def passes(self, x: np.ndarray) -> np.ndarray:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
         passed: np.ndarray = self.screen.index(screen_view(x)) >= self.screen_pass
         return passed
 
+    def glanced(self, g: np.ndarray) -> np.ndarray:
+        """Which rows of glances (``corners.glance_blocks``) the pre-screen lets through to the screen."""
+        if self.prescreen is None:
+            return np.ones(len(g), bool)
+        passed: np.ndarray = self.prescreen.index(g) >= self.prescreen_pass
+        return passed
 
-def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float], **extra: np.ndarray) -> None:
+
+def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],
+         prescreen: tuple[Screen, float] | None = None, **extra: np.ndarray) -> None:
     """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``)."""
+    first = {} if prescreen is None else {**prescreen[0].arrays("prescreen_"), "prescreen_pass": np.float32(prescreen[1])}
     np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
-                        **{k: np.float32(v) for k, v in geometry.items()}, **extra)
+                        **{k: np.float32(v) for k, v in geometry.items()}, **first, **extra)
 
 
 @cache
@@ -182,4 +197,9 @@ def load(path: Path = MODEL) -> Reader:
     with np.load(path) as data:
         screen = Screen.read(data, "screen_")
         geometry = {k: float(data[k]) for k in GEOMETRY}
-        return Reader(ConvNet(path.with_suffix(".onnx")), screen, float(data["screen_pass"]), geometry)
+        prescreen = Screen.read(data, "prescreen_") if "prescreen_w0" in data else None
+        if prescreen is not None and prescreen.weights[0].shape[0] != GLANCE_FEATURES:
+            raise ValueError(f"the pre-screen of {path} reads {prescreen.weights[0].shape[0]} glance features, not "
+                             f"{GLANCE_FEATURES}: refit it (python -m vision.train --screen-only)")
+        return Reader(ConvNet(path.with_suffix(".onnx")), screen, float(data["screen_pass"]), geometry, prescreen,
+                      float(data["prescreen_pass"]) if prescreen is not None else 0.0)

@@ -23,7 +23,13 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
    is an index corner that the reader keeps for a second look, a negative when it is neither (the few rows
    where label and reader disagree are left out); its pass mark is set on the validation scenes, to keep
    ``SCREEN_KEEPS`` of their index corners that the reader keeps; it is saved with the median card
-   geometry (card height and centre in index units).
+   geometry (card height and centre in index units);
+6. the pre-screen in front of it (another ``glyphs.Screen``) is fitted the same way, to the same
+   targets, on the glance of each row (``corners.glance_view``: one point in ``corners.GLANCE_STRIDE``
+   each way of the patch, renormalised by their own contrast, which is what ``corners.glance_blocks``
+   samples from a frame at a fraction of the cost of a full row: so it is derived from the stored rows,
+   no scene is rendered again); its pass mark keeps ``PRESCREEN_KEEPS`` of the validation index corners
+   the reader keeps. At run time the full rows are sampled only for the candidates it passes.
 
 Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores keep to 2 threads):
 
@@ -31,14 +37,14 @@ Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores kee
     nice -n 19 /tmp/train-venv/bin/python -m vision.train --cache /tmp/card-samples
 
 Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epochs`` (16),
-``--screen-hidden`` (64,32: the screen's ReLU layers), ``--screen-epochs`` (12), ``--seed``, ``--jobs`` (2, scene rendering),
+``--screen-hidden`` (64,32: the screen's ReLU layers), ``--prescreen-hidden`` (64: the pre-screen's), ``--screen-epochs`` (12), ``--seed``, ``--jobs`` (2, scene rendering),
 ``--threads`` (2, PyTorch: the reader; the screen is fitted on one), ``--cache DIR`` (keep the rendered samples there; a later run with the same seed and
 scenes reuses them, and the reader's PyTorch weights are saved there as ``reader-SEED-SCENES.pt``),
 ``--init FILE`` (go on training from such weights), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an
-earlier model's screen instead of fitting one; it foretells that model's reader, so refit it with
+earlier model's screen and pre-screen instead of fitting them; they foretell that model's reader, so refit it with
 ``--screen-only`` once the reader has changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
-from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen of the model at ``--out``
-against its reader, which is left untouched, from the same samples: no PyTorch reader training).
+from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen and the pre-screen of the model at
+``--out`` against its reader, which is left untouched, from the same samples: no PyTorch reader training).
 
 The committed reader was made in three runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; its screen was refitted after, against
@@ -56,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -67,6 +74,7 @@ SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288)
 NEGATIVE_SHARE = 0.35
 JITTERED = 2  # extra copies of each index corner, turned, shifted and scaled a little
 SCREEN_KEEPS = 0.9997  # share of the validation index corners kept by the reader that the screen lets through
+PRESCREEN_KEEPS = 0.9999  # the same, for the pre-screen (its losses add to the screen's)
 SCREEN_POSITIVE_WEIGHT = 4.0  # a missed index corner costs the screen's fit this many times a row let through
 CHANNELS, CNN_HIDDEN = (8, 16, 32), 96  # the convolutional reader's channels per layer and hidden units
 EPOCH_NEGATIVES = 0.3  # share of the "not an index" samples the reader sees in each epoch
@@ -142,6 +150,12 @@ def coarse_view(x: np.ndarray) -> np.ndarray:
     return np.concatenate([glyphs.screen_view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
 
 
+def glance_view(x: np.ndarray) -> np.ndarray:
+    """``corners.glance_view`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
+    return np.concatenate([(corners.glance_view(x[k:k + 65536]) * 255).round().astype(np.uint8)
+                           for k in range(0, len(x), 65536)])
+
+
 def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], epochs: int,
                seed: int) -> glyphs.Screen:
     """PyTorch's Adam (batches of 1024, the learning rate down tenfold for the last quarter) on the
@@ -181,23 +195,27 @@ def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], 
                          [m.bias.detach().numpy().copy() for m in linear])
 
 
-def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray], net: glyphs.ConvNet,
-                 hidden: tuple[int, ...], epochs: int, seed: int) -> tuple[glyphs.Screen, float]:
-    """A screen fitted on ``data`` to foretell ``net``'s verdict (see the module's step 5), and its pass mark,
-    set on ``check``."""
-    def targets(part: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        keep, index = reader_keeps(net, part["x"]), part["rank"] < glyphs.NOT_INDEX_RANK
-        return keep & index, keep == index  # the positives; the rows where label and reader agree
+def screen_targets(net: glyphs.ConvNet, part: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows a screen must pass (index corners ``net`` keeps for a second look) and the rows it is
+    fitted on (where label and reader agree; see the module's step 5)."""
+    keep, index = reader_keeps(net, part["x"]), part["rank"] < glyphs.NOT_INDEX_RANK
+    return keep & index, keep == index
 
-    positive, agree = targets(data)
-    print(f"screen: {int(positive.sum())} index corners the reader keeps, {int((~agree).sum())} rows left out "
+
+def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
+                 targets: tuple[np.ndarray, np.ndarray], check_positive: np.ndarray,
+                 view: Callable[[np.ndarray], np.ndarray], hidden: tuple[int, ...], epochs: int, seed: int,
+                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float]:
+    """A screen of the ``view`` of ``data``'s rows (uint8 rows in, uint8 out), fitted to ``targets`` (from
+    ``screen_targets``), and its pass mark, set to keep ``keeps`` of ``check``'s ``check_positive`` rows."""
+    positive, agree = targets
+    print(f"{name}: {int(positive.sum())} index corners the reader keeps, {int((~agree).sum())} rows left out "
           "(label and reader disagree)", flush=True)
-    screen = fit_screen(coarse_view(data["x"])[agree], positive[agree], hidden, epochs, seed)
-    check_positive, _ = targets(check)
-    index = screen.index(coarse_view(check["x"]).astype(np.float32) / 255)
-    screen_pass = float(np.quantile(index[check_positive], 1 - SCREEN_KEEPS))
+    screen = fit_screen(view(data["x"])[agree], positive[agree], hidden, epochs, seed)
+    index = screen.index(view(check["x"]).astype(np.float32) / 255)
+    screen_pass = float(np.quantile(index[check_positive], 1 - keeps))
     negative = check["rank"] == glyphs.NOT_INDEX_RANK
-    print(f"screen pass mark {screen_pass:.4f}: keeps {np.mean(index[check_positive] >= screen_pass):.2%} of the "
+    print(f"{name} pass mark {screen_pass:.4f}: keeps {np.mean(index[check_positive] >= screen_pass):.2%} of the "
           f"validation index corners the reader keeps, {np.mean(index[negative] >= screen_pass):.2%} of the rest")
     return screen, screen_pass
 
@@ -333,6 +351,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--screen-hidden", type=lambda v: tuple(int(n) for n in v.split(",")), default=(64, 32),
                         help="the screen's ReLU layers, comma-separated sizes")
+    parser.add_argument("--prescreen-hidden", type=lambda v: tuple(int(n) for n in v.split(",")), default=(64,),
+                        help="the pre-screen's ReLU layers, comma-separated sizes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
@@ -374,13 +394,18 @@ def main(argv: list[str] | None = None) -> None:
         reference = export(model, args.out.with_suffix(".onnx"), check["x"][:16].astype(np.float32) / 255)
         geometry = dict(zip(glyphs.GEOMETRY,
                             (float(v) for v in np.median(data["geometry"], axis=0)), strict=True))
-    if args.screen_from is not None:  # the screen (and its pass mark) of an earlier model, as it was
+    if args.screen_from is not None:  # the screens (and their pass marks) of an earlier model, as they were
         earlier = glyphs.load(args.screen_from)
         screen, screen_pass = earlier.screen, earlier.screen_pass
+        prescreen = None if earlier.prescreen is None else (earlier.prescreen, earlier.prescreen_pass)
     else:
         reader = glyphs.ConvNet(args.out.with_suffix(".onnx"))  # the one just saved, or the one left as it is
-        screen, screen_pass = refit_screen(data, check, reader, args.screen_hidden, args.screen_epochs, args.seed + 1)
-    glyphs.save(args.out, screen, screen_pass, geometry, **reference)
+        targets, (check_positive, _) = screen_targets(reader, data), screen_targets(reader, check)
+        screen, screen_pass = refit_screen(data, check, targets, check_positive, coarse_view, args.screen_hidden,
+                                           args.screen_epochs, args.seed + 1, SCREEN_KEEPS)
+        prescreen = refit_screen(data, check, targets, check_positive, glance_view, args.prescreen_hidden,
+                                 args.screen_epochs, args.seed + 2, PRESCREEN_KEEPS, "pre-screen")
+    glyphs.save(args.out, screen, screen_pass, geometry, prescreen, **reference)
     written = [args.out] if args.screen_only else [args.out, args.out.with_suffix(".onnx")]
     print(f"saved {' and '.join(map(str, written))} after {time.time() - started:.0f} s")
 

@@ -53,6 +53,7 @@ INK_SHARES = (0.5, 0.7, 0.82)  # ink is darker than one of these shares of the b
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark
+CROSS_RATIO = 1.0  # the largest suit mark, over its rank mark's size, taken from a stricter ink level
 CAST = (40, 0.4)  # the whitest things' colour spread (levels, share of their brightness) that is the light's
 
 
@@ -147,21 +148,26 @@ def candidates(frame: np.ndarray | Planes) -> Candidates:
 
     Marks are cut at several ink levels (``INK_SHARES``): the strictest separates a rank from a suit
     or a picture frame it touches once blurred, the loosest finds faint red strokes; a pair found at
-    several levels is kept once."""
+    several levels is kept once. Each level's marks are also paired with the next stricter level's (see
+    ``_nearest_partners``): a rank's thin strokes may hold together only at a looser level than its solid
+    suit pip, which there has already run into a neighbouring pip or the card's edge."""
     planes = frame if isinstance(frame, Planes) else Planes(frame)
     lo = planes.lo
     paper = paper_mask(planes)
     near_paper = cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
     darkness = cv2.divide(lo, paper_level(lo), scale=255)  # 255 is as bright as the paper nearby
     paper_sums = cv2.integral(paper)
-    parts = [_pairs(cv2.bitwise_and(cv2.compare(darkness, 255 * share, cv2.CMP_LT), near_paper), paper_sums)
+    marks = [_marks(cv2.bitwise_and(cv2.compare(darkness, 255 * share, cv2.CMP_LT), near_paper), paper_sums)
              for share in INK_SHARES]
+    parts = [_nearest_partners(*level) for level in marks]
+    parts += [_nearest_partners(*looser, partners=stricter) for stricter, looser in zip(marks, marks[1:], strict=False)]
     found = Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
     return found[_distinct(found)]
 
 
-def _pairs(ink: np.ndarray, paper_sums: np.ndarray) -> Candidates:
-    """Rank-over-suit pairs among the marks of one ink mask (``paper_sums``: the paper mask's integral image)."""
+def _marks(ink: np.ndarray, paper_sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres (n, 2) and sizes (n,) of the marks of one ink mask that may be a rank or a suit: a glyph's size
+    and solidity, mostly ringed by paper (``paper_sums``: the paper mask's integral image)."""
     h, w = ink.shape
     _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
     x, y, bw, bh, area = (stats[1:, k].astype(np.float32) for k in range(5))
@@ -170,27 +176,42 @@ def _pairs(ink: np.ndarray, paper_sums: np.ndarray) -> Candidates:
     keep &= (np.minimum(bw, bh) >= 2)
     ids = np.nonzero(keep)[0]  # the paper around is measured only for marks of a glyph's size and shape
     ids = ids[_ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
-    if len(ids) < 2:
-        return _empty()
-    return _nearest_partners(centroids[1:][ids].astype(np.float32), size[ids])
+    return centroids[1:][ids].astype(np.float32), size[ids]
 
 
-def _nearest_partners(center: np.ndarray, size: np.ndarray) -> Candidates:
+def _nearest_partners(center: np.ndarray, size: np.ndarray,
+                      partners: tuple[np.ndarray, np.ndarray] | None = None) -> Candidates:
     """Each mark (centre, size) paired with its ``MAX_PARTNERS`` nearest marks of a suit's size and
     distance (ties by position across the frame). Each mark is compared only with the marks within its
     reach (``_within_reach``): a frame of print has thousands of marks, all against all would cost
     millions of pairs.
 
+    With ``partners`` (the centres and sizes of a stricter ink level's marks), each mark is paired with
+    its nearest partners among those instead, none larger than the mark itself (``CROSS_RATIO``): a suit
+    pip is printed no larger than its rank and a stricter level only thins it, while a piece of a rank
+    broken apart by faint ink, paired with its whole suit, would be an index at a fraction of its scale.
+
     >>> found = _nearest_partners(np.array([[10, 10], [10, 22], [90, 10]], np.float32), np.full(3, 10, np.float32))
     >>> found.rank.tolist(), found.down.tolist()
     ([[10.0, 10.0], [10.0, 22.0]], [[0.0, 1.0], [0.0, -1.0]])
+    >>> stricter = np.array([[10, 23], [10, -2]], np.float32), np.array([8, 12], np.float32)
+    >>> _nearest_partners(np.array([[10, 10]], np.float32), np.array([10], np.float32), stricter).scale.tolist()
+    [13.0]
     """
+    n = len(size)
+    if partners is not None:
+        center, size = np.concatenate([center, partners[0]]), np.concatenate([size, partners[1]])
+    if n < 1 or len(size) < 2:
+        return _empty()
     reach = 2.3 * size
     ri, si, across = _within_reach(center, reach)
+    if partners is not None:  # rank marks i < n, partners j >= n
+        across_levels = (ri < n) & (si >= n)
+        ri, si, across = ri[across_levels], si[across_levels], across[across_levels]
     vec = center[si] - center[ri]
     dist = np.hypot(vec[:, 0], vec[:, 1])
     ratio = size[si] / size[ri]
-    ok = (dist >= 0.5 * size[ri]) & (dist <= reach[ri]) & (ratio >= 0.3) & (ratio <= 1.8)
+    ok = (dist >= 0.5 * size[ri]) & (dist <= reach[ri]) & (ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO))
     ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
     by = np.lexsort((across, dist, ri))  # by rank mark, nearest partner first
     ri, dist, vec = ri[by], dist[by], vec[by]

@@ -40,6 +40,25 @@ def test_a_rank_blurred_into_a_picture_frame_is_still_split_from_it(gap: int) ->
     assert has_pair_at(corners.candidates(image), centre)
 
 
+def index_beside_a_pip(rank_grey: int, gap: int, stroke: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """A grey 'K' (``rank_grey``, ``stroke`` wide) over a black suit pip with a big pip ``gap`` pixels to its
+    right, blurred; and the K's centre."""
+    image = np.full((120, 160, 3), 40, np.uint8)
+    cv2.rectangle(image, (20, 10), (150, 115), (235, 238, 240), -1)
+    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (rank_grey,) * 3, stroke, cv2.LINE_AA)
+    cv2.circle(image, (40, 56), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.circle(image, (60 + gap, 62), 14, (20, 20, 20), -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(image, (0, 0), 1.0), (40.0, 34.0)
+
+
+@pytest.mark.parametrize(("grey", "gap", "stroke"), [(110, 2, 1), (130, 2, 2), (150, 3, 1)])
+def test_a_faint_rank_pairs_with_its_suit_from_a_stricter_ink_level(grey: int, gap: int, stroke: int) -> None:
+    """The pale, thin K holds together only at a loose ink level, where its suit has run into the big pip;
+    at a stricter level the suit stands alone (and the K is broken or gone): they pair across the levels."""
+    image, centre = index_beside_a_pip(grey, gap, stroke)
+    assert has_pair_at(corners.candidates(image), centre)
+
+
 def squeezed_index(edge: int, gap: int) -> tuple[np.ndarray, tuple[float, float]]:
     """A small, thin 'Q' over a pip, ``edge`` pixels in from the card's edge and ``gap`` pixels left of a
     court picture (coloured, framed), as tight as the real photos' court cards; and the Q's centre."""

@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
 from vision import corners, glyphs, render  # noqa: E402
-from vision.cards import _screened, read_cards, read_corners  # noqa: E402
+from vision.cards import read_cards, read_corners, screened  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"
@@ -203,7 +203,7 @@ def work(image: np.ndarray) -> tuple[int, int, int]:
     found = corners.candidates(planes)
     reader = glyphs.load()
     sampled = int(reader.glanced(corners.glances(planes, found)).sum())
-    return len(found), sampled, len(_screened(planes, found, reader)[0])
+    return len(found), sampled, len(screened(planes, found, reader)[0])
 
 
 def share(counts: Counter[str], key: str, total: str) -> str:

@@ -118,8 +118,8 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     if not len(found):
         return []
     reader = glyphs.load()
-    screened, x = _screened(planes, found, reader)
-    found = found[screened]
+    passed, x = screened(planes, found, reader)
+    found = found[passed]
     net = reader.net
     p_rank, p_suit = net.predict(x)
     rank_k, suit_k, sure, index = first_read(p_rank, p_suit)
@@ -159,7 +159,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     return out
 
 
-def _screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:
+def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:
     """The candidates that pass the pre-screen and the screen (indices, in order) and their feature rows.
     The pre-screen reads a cheap glance at each candidate, so most are never fully sampled; each block of
     feature rows is screened as it is made, so the rows set aside are never gathered."""

@@ -198,19 +198,14 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     >>> _nearest_partners(np.array([[10, 10]], np.float32), np.array([10], np.float32), stricter).scale.tolist()
     [13.0]
     """
-    n = len(size)
-    if partners is not None:
-        center, size = np.concatenate([center, partners[0]]), np.concatenate([size, partners[1]])
-    if n < 1 or len(size) < 2:
+    among, among_size = (center, size) if partners is None else partners
+    if not len(size) or not len(among_size):
         return _empty()
     reach = 2.3 * size
-    ri, si, across = _within_reach(center, reach)
-    if partners is not None:  # rank marks i < n, partners j >= n
-        across_levels = (ri < n) & (si >= n)
-        ri, si, across = ri[across_levels], si[across_levels], across[across_levels]
-    vec = center[si] - center[ri]
+    ri, si, across = _within_reach(center, reach, among)
+    vec = among[si] - center[ri]
     dist = np.hypot(vec[:, 0], vec[:, 1])
-    ratio = size[si] / size[ri]
+    ratio = among_size[si] / size[ri]
     ok = (dist >= 0.5 * size[ri]) & (dist <= reach[ri]) & (ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO))
     ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
     by = np.lexsort((across, dist, ri))  # by rank mark, nearest partner first
@@ -220,27 +215,36 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     return Candidates(center[ri], (vec / dist[:, None]).astype(np.float32), dist.astype(np.float32))
 
 
-def _within_reach(center: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Index pairs (i, j) of marks with mark j within ``reach[i]`` of mark i across and down (a square
-    around it; i == j included), and j's place in the marks sorted across the frame.
+def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index pairs (i, j) with mark j of ``among`` (centres; the marks themselves by default, i == j
+    included) within ``reach[i]`` of mark i across and down (a square around it), and j's place in
+    ``among`` sorted across the frame.
 
-    The marks are sorted by band (a strip of the frame as tall as a typical reach) and across it, so
-    the marks of one band within reach across are one run of that order: each mark is compared with
-    the runs of the bands its reach spans, not with the whole height of the frame.
+    ``among`` is sorted by band (a strip of the frame as tall as a typical reach) and across it, so its
+    marks of one band within reach across are one run of that order: each mark is compared with the
+    runs of the bands its reach spans, not with the whole height of the frame.
 
     >>> i, j, _ = _within_reach(np.array([[0, 0], [5, 0], [0, 300]], np.float32), np.full(3, 10, np.float32))
     >>> sorted(zip(i.tolist(), j.tolist()))
     [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)]
+    >>> i, j, _ = _within_reach(np.array([[0, 0], [0, 300]], np.float32), np.full(2, 10, np.float32),
+    ...                         np.array([[5, 0], [0, 295], [40, 300]], np.float32))
+    >>> sorted(zip(i.tolist(), j.tolist()))
+    [(0, 0), (1, 1)]
     """
-    n = len(reach)
-    band_h = max(1.0, float(np.median(reach))) if n else 1.0
-    band = np.floor(center[:, 1] / band_h).astype(np.int64)
-    wide = float(center[:, 0].max() + reach.max() + 1) if n else 1.0  # keys of one band never reach the next
-    key = band * (4 * wide) + center[:, 0]
-    order = np.lexsort((np.arange(n), center[:, 0], band))
+    among = center if among is None else among
+    n, m = len(reach), len(among)
+    if not n or not m:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    band_h = max(1.0, float(np.median(reach)))
+    band = np.floor(among[:, 1] / band_h).astype(np.int64)
+    wide = float(max(center[:, 0].max(), among[:, 0].max()) + reach.max() + 1)  # keys of one band never reach the next
+    key = band * (4 * wide) + among[:, 0]
+    order = np.lexsort((np.arange(m), among[:, 0], band))
     keys = key[order]
-    across = np.empty(n, np.int64)
-    across[np.lexsort((np.arange(n), center[:, 0]))] = np.arange(n)  # place in the frame sorted across
+    across = np.empty(m, np.int64)
+    across[np.lexsort((np.arange(m), among[:, 0]))] = np.arange(m)  # place in the frame sorted across
     lo_band = np.floor((center[:, 1] - reach) / band_h).astype(np.int64)
     bands = np.floor((center[:, 1] + reach) / band_h).astype(np.int64) - lo_band + 1
     mark = np.repeat(np.arange(n), bands)  # each mark once per band its reach spans

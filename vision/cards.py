@@ -125,16 +125,15 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     rank_k, suit_k, sure, index = first_read(p_rank, p_suit)
     # the re-reads below only lower both: a corner neither read nor an index surely yet never will be
     keep = np.nonzero(kept(sure, index))[0]
-    found, index, rank_k, suit_k, sure = found[keep], index[keep], rank_k[keep], suit_k[keep], sure[keep]
+    found, rank_k, suit_k = found[keep], rank_k[keep], suit_k[keep]
     rows = np.arange(len(found))
-    # a reading, and being an index at all, must survive small changes of the patch's frame
+    # a reading, and being an index at all, must survive small changes of the patch's frame: the least
+    # sure of each corner's reads (the first, then the re-reads) counts
     v_rank, v_suit = net.predict(corners.features(planes, _variants(found)))
     reads_rank = np.stack([p_rank[keep], *np.split(v_rank, len(VARIANTS))], axis=1)  # corner, read, class
     reads_suit = np.stack([p_suit[keep], *np.split(v_suit, len(VARIANTS))], axis=1)
-    for k in range(len(VARIANTS)):
-        part = slice(k * len(found), (k + 1) * len(found))
-        sure = np.minimum(sure, np.minimum(v_rank[part][rows, rank_k], v_suit[part][rows, suit_k]))
-        index = np.minimum(index, glyphs.index_share(v_rank[part], v_suit[part]))
+    sure = np.minimum(reads_rank[rows, :, rank_k], reads_suit[rows, :, suit_k]).min(axis=1)
+    index = glyphs.index_share(reads_rank, reads_suit).min(axis=1)
     order = np.argsort(-(sure + index))
     apart = found.rank[:, None, :] - found.rank[None, :, :]
     near = (np.hypot(apart[..., 0], apart[..., 1]) < 0.7 * np.maximum(found.scale[:, None], found.scale[None, :])).tolist()

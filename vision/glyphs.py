@@ -65,8 +65,9 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 
 def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
-    """How surely each row is an index corner at all (neither head says "not an index")."""
-    return 1 - np.maximum(p_rank[:, NOT_INDEX_RANK], p_suit[:, NOT_INDEX_SUIT])
+    """How surely each row (of classes, the last axis) is an index corner at all (neither head says "not
+    an index")."""
+    return 1 - np.maximum(p_rank[..., NOT_INDEX_RANK], p_suit[..., NOT_INDEX_SUIT])
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ def test_screening_block_by_block_passes_what_screening_all_rows_passes() -> Non
     """``cards.read_corners`` pre-screens each block of glances and screens each block of feature rows as
     it is made: the same candidates, in the same order, with the same rows as screening every row at once;
     and a model without a pre-screen (one fitted before there was one) screens every candidate."""
-    from vision.cards import screened
+    from vision import cards
     planes = corners.Planes(newspaper(1))
     found = corners.candidates(planes)
     assert len(found) > 2 * corners._BLOCK  # several blocks
@@ -83,7 +83,7 @@ def test_screening_block_by_block_passes_what_screening_all_rows_passes() -> Non
     glanced = reader.glanced(corners.glances(planes, found))
     for model, ahead in ((reader, glanced), (dataclasses.replace(reader, prescreen=None), True)):
         passed = np.nonzero(model.passes(x) & ahead)[0]
-        picked, rows = screened(planes, found, model)
+        picked, rows = cards.screened(planes, found, model)
         assert len(passed) and picked.tolist() == passed.tolist() and np.array_equal(rows, x[passed])
     assert not glanced.all()
 

@@ -390,7 +390,7 @@ def _sampled_blocks(frame: np.ndarray | Planes, found: Candidates, points: np.nd
                      _sample_patches(lo_pyramid, grids[2], part.scale * CONTEXT_SPAN / CONTEXT))
 
 
-_BLOCK = 256
+_BLOCK = 512
 """Candidates sampled together by ``feature_blocks``."""
 _POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
 _POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()

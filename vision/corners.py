@@ -203,12 +203,16 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
         return _empty()
     reach = 2.3 * size
     ri, si, across = _within_reach(center, reach, among)
+    mark = size[ri]
+    ratio = among_size[si] / mark
+    ok = (ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO))
+    ri, si, mark, across = ri[ok], si[ok], mark[ok], across[ok]
     vec = among[si] - center[ri]
     dist = np.hypot(vec[:, 0], vec[:, 1])
-    ratio = among_size[si] / size[ri]
-    ok = (dist >= 0.5 * size[ri]) & (dist <= reach[ri]) & (ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO))
+    ok = (dist >= 0.5 * mark) & (dist <= 2.3 * mark)
     ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
-    by = np.lexsort((across, dist, ri))  # by rank mark, nearest partner first
+    # by rank mark, nearest partner first (a positive float32's bits order as its values do)
+    by = np.lexsort((across, (ri.astype(np.int64) << 32) | dist.view(np.int32)))
     ri, dist, vec = ri[by], dist[by], vec[by]
     nearest = np.arange(len(ri)) - np.searchsorted(ri, ri, "left") < MAX_PARTNERS
     ri, dist, vec = ri[nearest], dist[nearest], vec[nearest]
@@ -386,7 +390,7 @@ def _sampled_blocks(frame: np.ndarray | Planes, found: Candidates, points: np.nd
                      _sample_patches(lo_pyramid, grids[2], part.scale * CONTEXT_SPAN / CONTEXT))
 
 
-_BLOCK = 256
+_BLOCK = 512
 """Candidates sampled together by ``feature_blocks``."""
 _POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
 _POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()

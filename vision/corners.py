@@ -209,7 +209,7 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     ri, si, mark, across = ri[ok], si[ok], mark[ok], across[ok]
     vec = among[si] - center[ri]
     dist = np.hypot(vec[:, 0], vec[:, 1])
-    ok = (dist >= 0.5 * mark) & (dist <= 2.3 * mark)
+    ok = (dist >= 0.5 * mark) & (dist <= reach[ri])
     ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
     # by rank mark, nearest partner first (a positive float32's bits order as its values do)
     by = np.lexsort((across, (ri.astype(np.int64) << 32) | dist.view(np.int32)))

@@ -127,7 +127,7 @@ def lost_at(image: np.ndarray, box: tuple[int, int, int, int]) -> str:
     if not len(found):
         return STAGES[0]
     reader = glyphs.load()
-    if not (reader.glanced(corners.glances(planes, found)) & reader.passes(corners.features(planes, found))).any():
+    if not reader.passes(corners.features(planes, found[reader.glanced(planes, found)])).any():
         return STAGES[1]
     read = [c for c in read_corners(image) if inside(c.rank).all()]
     if not read:
@@ -198,12 +198,11 @@ def speed(frames: int) -> tuple[float, float, float, float, np.ndarray]:
 
 def work(image: np.ndarray) -> tuple[int, int, int]:
     """The work of reading one frame, counted (the same on any machine, at any load): candidate pairs,
-    candidates fully sampled (passed by the pre-screen) and read by the network (passed by both screens)."""
+    candidates fully sampled (passed by the looks) and read by the network (passed by both screens)."""
     planes = corners.Planes(image)
     found = corners.candidates(planes)
     reader = glyphs.load()
-    sampled = int(reader.glanced(corners.glances(planes, found)).sum())
-    return len(found), sampled, len(screened(planes, found, reader)[0])
+    return len(found), len(reader.glanced(planes, found)), len(screened(planes, found, reader)[0])
 
 
 def share(counts: Counter[str], key: str, total: str) -> str:

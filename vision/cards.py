@@ -5,9 +5,9 @@ corner is visible: alone, fanned, overlapped in a meld, at any angle.
 
 1. ``vision.corners`` proposes rank-over-suit ink pairs on card paper and samples each as an upright
    patch;
-2. the small ``vision.glyphs`` pre-screen (on a cheap glance at each candidate) and screen (on its full
-   patch) set aside the candidates that are surely not index corners; the reader network reads the
-   rest as a rank and a suit, or "not an index"; a reading (and being an index at all) counts only if
+2. the small ``vision.glyphs`` looks (pre-screens on cheap glances at each candidate, coarsest first)
+   and screen (on its full patch) set aside the candidates that are surely not index corners; the
+   reader network reads the rest as a rank and a suit, or "not an index"; a reading (and being an index at all) counts only if
    it holds, just as surely, when the patch is re-sampled a little larger and turned one way, and
    smaller and turned the other (a glyph unlike any the network learned rarely survives that);
 3. repeated reads of one corner are merged (if they disagree, the corner is unknown); a "corner" far
@@ -159,13 +159,10 @@ def read_corners(image: np.ndarray) -> list[Corner]:
 
 
 def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:
-    """The candidates that pass the pre-screen and the screen (indices, in order) and their feature rows.
-    The pre-screen reads a cheap glance at each candidate, so most are never fully sampled; each block of
+    """The candidates that pass the looks and the screen (indices, in order) and their feature rows.
+    The looks read cheap glances at each candidate, so most are never fully sampled; each block of
     feature rows is screened as it is made, so the rows set aside are never gathered."""
-    ahead = np.arange(len(found))
-    if reader.prescreen is not None:
-        ahead = np.sort(np.concatenate([ahead[:0], *(block[reader.glanced(g)]
-                                                     for block, g in corners.glance_blocks(planes, found))]))
+    ahead = reader.glanced(planes, found)
     picked, rows = [np.zeros(0, np.intp)], [np.zeros((0, corners.FEATURES), np.float32)]
     for block, x in corners.feature_blocks(planes, found[ahead]):
         passed = reader.passes(x)

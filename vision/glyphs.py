@@ -4,10 +4,12 @@ The reader has two softmax heads: the rank (A..K, or "not an index") and the sui
 index"). The *screen* (NumPy: two small ReLU layers and one output) reads a coarse view of the patch
 (``screen_view``) and cheaply sets aside the many candidates that are surely not index corners (pips,
 picture details, print): it is fitted to foretell the reader's own verdict, so it passes what the reader
-would keep as an index corner and little else. In front of it the *pre-screen* (a screen of one ReLU
-layer) reads only a glance at each candidate (``corners.glance_blocks``: a quarter of the patch's points,
-sampled at a quarter of the cost), fitted to the same verdict: most candidates of a busy frame are set
-aside before their full rows are sampled. The *reader* reads the rest: a small convolutional network
+would keep as an index corner and little else. In front of it are the *looks*, each a pre-screen (a
+screen of one ReLU layer) on a glance at each candidate (``corners.glance_blocks``: one point in the
+look's stride each way of the patch), fitted to the same verdict and applied in turn, coarsest first:
+the first (one point in 3 each way, a ninth of the points) sets aside most candidates of a busy frame,
+the next (one point in 2, a quarter) glances only at what it passed and sets aside most of the rest, and
+only what both pass is sampled in full for the screen. The *reader* reads the rest: a small convolutional network
 (``ConvNet``: three 3x3 convolutions with max-pooling on the ink patch, then a hidden layer), run by
 OpenCV's ``cv2.dnn`` from an ONNX file, so shifts, stroke widths and unusual glyphs are tolerated far
 better than by a layer on raw pixels. The models are ``vision/models/index_reader.npz`` (the screens, their
@@ -31,7 +33,8 @@ import cv2
 import numpy as np
 
 from scoring.cards import Rank, Suit
-from vision.corners import GLANCE_FEATURES, PATCH_H, PATCH_W
+from vision import corners
+from vision.corners import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
 """The screen, its pass mark and the card geometry; the reader is beside it, with the suffix ``.onnx``."""
@@ -45,13 +48,13 @@ GEOMETRY = ("centre_x", "centre_y", "card_height")
 def screen_view(x: np.ndarray) -> np.ndarray:
     """The screen's inputs from full feature rows: the ink patch averaged over 2x2 blocks, the rest as is.
 
-    >>> screen_view(np.ones((3, 1104), np.float32)).shape
-    (3, 528)
+    >>> screen_view(np.ones((3, 1104), np.float32)).shape, screen_view(np.ones((0, 1104), np.uint8)).shape
+    ((3, 528), (0, 528))
     """
     n = len(x)
     pairs = x[:, :PATCH_W * PATCH_H].reshape(n * PATCH_H // 2, 2, PATCH_W).astype(np.float32, copy=False)
     rows = pairs[:, 0] + pairs[:, 1]  # each two rows summed, then each two columns of that
-    pooled = ((rows[:, 0::2] + rows[:, 1::2]) * np.float32(0.25)).reshape(n, -1)
+    pooled = ((rows[:, 0::2] + rows[:, 1::2]) * np.float32(0.25)).reshape(n, PATCH_W * PATCH_H // 4)
     if x.dtype == np.uint8:
         pooled = pooled.round().astype(np.uint8)
     return np.hstack([pooled, x[:, PATCH_W * PATCH_H:]])
@@ -156,37 +159,77 @@ class ConvNet:
 
 
 @dataclass(frozen=True)
+class Look:
+    """A pre-screen: a screen reading the glance at ``stride`` (``corners.glance_blocks``) and its pass mark."""
+
+    stride: int
+    screen: Screen
+    pass_mark: float
+
+    def passes(self, g: np.ndarray) -> np.ndarray:
+        """Which rows of glances at ``stride`` this look lets through."""
+        passed: np.ndarray = self.screen.index(g) >= self.pass_mark
+        return passed
+
+
+LEGACY_STRIDE = 2
+"""The stride of the one look of models saved before looks had their own (arrays ``prescreen_*``)."""
+
+
+@dataclass(frozen=True)
 class Reader:
     """The trained reader and screen, the screen's pass mark, the median card geometry in index units
-    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``) and the pre-screen with its pass
-    mark (None in a model fitted without one: every candidate then goes to the screen)."""
+    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``) and the looks in front of the
+    screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen)."""
 
     net: ConvNet
     screen: Screen
     screen_pass: float
     geometry: dict[str, float]
-    prescreen: Screen | None = None
-    prescreen_pass: float = 0.0
+    looks: tuple[Look, ...] = ()
 
     def passes(self, x: np.ndarray) -> np.ndarray:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
         passed: np.ndarray = self.screen.index(screen_view(x)) >= self.screen_pass
         return passed
 
-    def glanced(self, g: np.ndarray) -> np.ndarray:
-        """Which rows of glances (``corners.glance_blocks``) the pre-screen lets through to the screen."""
-        if self.prescreen is None:
-            return np.ones(len(g), bool)
-        passed: np.ndarray = self.prescreen.index(g) >= self.prescreen_pass
-        return passed
+    def glanced(self, planes: corners.Planes, found: corners.Candidates) -> np.ndarray:
+        """The candidates (indices, in order) that every look lets through to the screen: each look glances
+        only at those the looks before it passed, a block at a time."""
+        ahead = np.arange(len(found))
+        for look in self.looks:
+            ahead = np.sort(np.concatenate([ahead[:0], *(ahead[rows[look.passes(g)]] for rows, g
+                                                         in corners.glance_blocks(planes, found[ahead], look.stride))]))
+        return ahead
 
 
 def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],
-         prescreen: tuple[Screen, float] | None = None, **extra: np.ndarray) -> None:
-    """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``)."""
-    first = {} if prescreen is None else {**prescreen[0].arrays("prescreen_"), "prescreen_pass": np.float32(prescreen[1])}
+         looks: tuple[Look, ...] = (), **extra: np.ndarray) -> None:
+    """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``):
+    the looks as ``look_strides``, ``look_passes`` and the screens ``look0_w0``, ``look0_b0``, ..."""
+    ahead = {"look_strides": np.array([look.stride for look in looks], np.int32),
+             "look_passes": np.array([look.pass_mark for look in looks], np.float32)}
+    for k, look in enumerate(looks):
+        ahead.update(look.screen.arrays(f"look{k}_"))
     np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
-                        **{k: np.float32(v) for k, v in geometry.items()}, **first, **extra)
+                        **{k: np.float32(v) for k, v in geometry.items()}, **ahead, **extra)
+
+
+def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
+    """The looks saved in ``data`` (an ``np.load`` of the model at ``path``); a model saved with one
+    pre-screen (``prescreen_*``, before looks had strides) has one look, at ``LEGACY_STRIDE``."""
+    if "look_strides" in data:
+        looks = tuple(Look(int(stride), Screen.read(data, f"look{k}_"), float(pass_mark))
+                      for k, (stride, pass_mark) in enumerate(zip(data["look_strides"], data["look_passes"], strict=True)))
+    else:
+        looks = (Look(LEGACY_STRIDE, Screen.read(data, "prescreen_"), float(data["prescreen_pass"])),) \
+            if "prescreen_w0" in data else ()
+    for look in looks:
+        if look.screen.weights[0].shape[0] != corners.glance_features(look.stride):
+            raise ValueError(f"the look at stride {look.stride} of {path} reads {look.screen.weights[0].shape[0]} "
+                             f"glance features, not {corners.glance_features(look.stride)}: refit it "
+                             "(python -m vision.train --screen-only)")
+    return looks
 
 
 @cache
@@ -196,11 +239,5 @@ def load(path: Path = MODEL) -> Reader:
         if not part.exists():
             raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train")
     with np.load(path) as data:
-        screen = Screen.read(data, "screen_")
-        geometry = {k: float(data[k]) for k in GEOMETRY}
-        prescreen = Screen.read(data, "prescreen_") if "prescreen_w0" in data else None
-        if prescreen is not None and prescreen.weights[0].shape[0] != GLANCE_FEATURES:
-            raise ValueError(f"the pre-screen of {path} reads {prescreen.weights[0].shape[0]} glance features, not "
-                             f"{GLANCE_FEATURES}: refit it (python -m vision.train --screen-only)")
-        return Reader(ConvNet(path.with_suffix(".onnx")), screen, float(data["screen_pass"]), geometry, prescreen,
-                      float(data["prescreen_pass"]) if prescreen is not None else 0.0)
+        return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
+                      {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path))

@@ -24,12 +24,14 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
    where label and reader disagree are left out); its pass mark is set on the validation scenes, to keep
    ``SCREEN_KEEPS`` of their index corners that the reader keeps; it is saved with the median card
    geometry (card height and centre in index units);
-6. the pre-screen in front of it (another ``glyphs.Screen``) is fitted the same way, to the same
-   targets, on the glance of each row (``corners.glance_view``: one point in ``corners.GLANCE_STRIDE``
-   each way of the patch, renormalised by their own contrast, which is what ``corners.glance_blocks``
-   samples from a frame at a fraction of the cost of a full row: so it is derived from the stored rows,
-   no scene is rendered again); its pass mark keeps ``PRESCREEN_KEEPS`` of the validation index corners
-   the reader keeps. At run time the full rows are sampled only for the candidates it passes.
+6. the looks in front of it (``glyphs.Look``: each another ``glyphs.Screen``, of one ReLU layer) are
+   fitted the same way, to the same targets, finest first, each on the glance at its stride of each row
+   (``corners.glance_view``: one point in ``stride`` each way of the patch, renormalised by their own
+   contrast, which is what ``corners.glance_blocks`` samples from a frame at a fraction of the cost of a
+   full row: so it is derived from the stored rows, no scene is rendered again); each look's pass mark
+   keeps ``PRESCREEN_KEEPS`` of the validation index corners that the reader, the screen and the finer
+   looks keep, so the losses of the stages add up. At run time the looks are applied coarsest first, each
+   to what the one before passed, and the full rows are sampled only for the candidates they all pass.
 
 Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores keep to 2 threads):
 
@@ -37,18 +39,19 @@ Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores kee
     nice -n 19 /tmp/train-venv/bin/python -m vision.train --cache /tmp/card-samples
 
 Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epochs`` (16),
-``--screen-hidden`` (64,32: the screen's ReLU layers), ``--prescreen-hidden`` (64: the pre-screen's), ``--screen-epochs`` (12), ``--seed``, ``--jobs`` (2, scene rendering),
+``--screen-hidden`` (64,32: the screen's ReLU layers), ``--looks`` (3,2: the looks' strides, coarsest first),
+``--prescreen-hidden`` (64: each look's ReLU layer), ``--screen-epochs`` (12), ``--seed``, ``--jobs`` (2, scene rendering),
 ``--threads`` (2, PyTorch: the reader; the screen is fitted on one), ``--cache DIR`` (keep the rendered samples there; a later run with the same seed and
 scenes reuses them, and the reader's PyTorch weights are saved there as ``reader-SEED-SCENES.pt``),
 ``--init FILE`` (go on training from such weights), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an
-earlier model's screen and pre-screen instead of fitting them; they foretell that model's reader, so refit it with
+earlier model's screen and looks instead of fitting them; they foretell that model's reader, so refit it with
 ``--screen-only`` once the reader has changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
-from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen and the pre-screen of the model at
+from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at
 ``--out`` against its reader, which is left untouched, from the same samples: no PyTorch reader training).
 
 The committed reader was made in three runs, each going on from the one before's reader: the second on
-twice the scenes, the third on those and as many hard scenes; its screen was refitted after, against
-that reader, from the second run's samples:
+twice the scenes, the third on those and as many hard scenes; its screen and looks (strides 3 and 2, the
+default ``--looks``) were refitted after, against that reader, from the second run's samples:
 
     python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
@@ -61,6 +64,7 @@ that reader, from the second run's samples:
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -74,7 +78,7 @@ SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288)
 NEGATIVE_SHARE = 0.35
 JITTERED = 2  # extra copies of each index corner, turned, shifted and scaled a little
 SCREEN_KEEPS = 0.9997  # share of the validation index corners kept by the reader that the screen lets through
-PRESCREEN_KEEPS = 0.9999  # the same, for the pre-screen (its losses add to the screen's)
+PRESCREEN_KEEPS = 0.9999  # the same, for each look, of those the finer stages keep (its losses add to theirs)
 SCREEN_POSITIVE_WEIGHT = 4.0  # a missed index corner costs the screen's fit this many times a row let through
 CHANNELS, CNN_HIDDEN = (8, 16, 32), 96  # the convolutional reader's channels per layer and hidden units
 EPOCH_NEGATIVES = 0.3  # share of the "not an index" samples the reader sees in each epoch
@@ -150,9 +154,9 @@ def coarse_view(x: np.ndarray) -> np.ndarray:
     return np.concatenate([glyphs.screen_view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
 
 
-def glance_view(x: np.ndarray) -> np.ndarray:
-    """``corners.glance_view`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
-    return np.concatenate([(corners.glance_view(x[k:k + 65536]) * 255).round().astype(np.uint8)
+def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
+    """``corners.glance_view`` at ``stride`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
+    return np.concatenate([(corners.glance_view(x[k:k + 65536], stride) * 255).round().astype(np.uint8)
                            for k in range(0, len(x), 65536)])
 
 
@@ -205,9 +209,10 @@ def screen_targets(net: glyphs.ConvNet, part: dict[str, np.ndarray]) -> tuple[np
 def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
                  targets: tuple[np.ndarray, np.ndarray], check_positive: np.ndarray,
                  view: Callable[[np.ndarray], np.ndarray], hidden: tuple[int, ...], epochs: int, seed: int,
-                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float]:
+                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float, np.ndarray]:
     """A screen of the ``view`` of ``data``'s rows (uint8 rows in, uint8 out), fitted to ``targets`` (from
-    ``screen_targets``), and its pass mark, set to keep ``keeps`` of ``check``'s ``check_positive`` rows."""
+    ``screen_targets``), its pass mark, set to keep ``keeps`` of ``check``'s ``check_positive`` rows, and
+    which of ``check``'s rows it passes."""
     positive, agree = targets
     print(f"{name}: {int(positive.sum())} index corners the reader keeps, {int((~agree).sum())} rows left out "
           "(label and reader disagree)", flush=True)
@@ -216,8 +221,26 @@ def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
     screen_pass = float(np.quantile(index[check_positive], 1 - keeps))
     negative = check["rank"] == glyphs.NOT_INDEX_RANK
     print(f"{name} pass mark {screen_pass:.4f}: keeps {np.mean(index[check_positive] >= screen_pass):.2%} of the "
-          f"validation index corners the reader keeps, {np.mean(index[negative] >= screen_pass):.2%} of the rest")
-    return screen, screen_pass
+          f"validation index corners the stages after it keep, {np.mean(index[negative] >= screen_pass):.2%} of the rest")
+    return screen, screen_pass, index >= screen_pass
+
+
+def fit_looks(data: dict[str, np.ndarray], check: dict[str, np.ndarray], targets: tuple[np.ndarray, np.ndarray],
+              kept: np.ndarray, args: argparse.Namespace) -> tuple[glyphs.Look, ...]:
+    """The looks at ``args.looks``' strides (coarsest first), fitted finest first (see the module's step 6):
+    each keeps ``PRESCREEN_KEEPS`` of ``check``'s rows ``kept`` by the stages after it."""
+    if len(set(args.looks)) != len(args.looks) or args.looks != tuple(sorted(args.looks, reverse=True)):
+        raise SystemExit(f"--looks {args.looks}: give distinct strides, coarsest first (3,2)")
+    negative, through = check["rank"] == glyphs.NOT_INDEX_RANK, np.ones(len(check["rank"]), bool)
+    looks: list[glyphs.Look] = []
+    for k, stride in enumerate(reversed(args.looks)):
+        screen, pass_mark, passed = refit_screen(data, check, targets, kept, functools.partial(glance_view, stride=stride),
+                                                 args.prescreen_hidden, args.screen_epochs, args.seed + 2 + k,
+                                                 PRESCREEN_KEEPS, f"look at stride {stride}")
+        kept, through = kept & passed, through & passed
+        looks.insert(0, glyphs.Look(stride, screen, pass_mark))
+        print(f"the looks from stride {stride} on pass {np.mean(through[negative]):.2%} of the other validation rows")
+    return tuple(looks)
 
 
 def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):  # -> torch.nn.Module
@@ -351,8 +374,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--screen-hidden", type=lambda v: tuple(int(n) for n in v.split(",")), default=(64, 32),
                         help="the screen's ReLU layers, comma-separated sizes")
+    parser.add_argument("--looks", type=lambda v: tuple(int(n) for n in v.split(",")), default=(3, 2),
+                        help="the strides of the looks in front of the screen, comma-separated, coarsest first")
     parser.add_argument("--prescreen-hidden", type=lambda v: tuple(int(n) for n in v.split(",")), default=(64,),
-                        help="the pre-screen's ReLU layers, comma-separated sizes")
+                        help="each look's ReLU layers, comma-separated sizes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
@@ -397,15 +422,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.screen_from is not None:  # the screens (and their pass marks) of an earlier model, as they were
         earlier = glyphs.load(args.screen_from)
         screen, screen_pass = earlier.screen, earlier.screen_pass
-        prescreen = None if earlier.prescreen is None else (earlier.prescreen, earlier.prescreen_pass)
+        looks = earlier.looks
     else:
         reader = glyphs.ConvNet(args.out.with_suffix(".onnx"))  # the one just saved, or the one left as it is
         targets, (check_positive, _) = screen_targets(reader, data), screen_targets(reader, check)
-        screen, screen_pass = refit_screen(data, check, targets, check_positive, coarse_view, args.screen_hidden,
-                                           args.screen_epochs, args.seed + 1, SCREEN_KEEPS)
-        prescreen = refit_screen(data, check, targets, check_positive, glance_view, args.prescreen_hidden,
-                                 args.screen_epochs, args.seed + 2, PRESCREEN_KEEPS, "pre-screen")
-    glyphs.save(args.out, screen, screen_pass, geometry, prescreen, **reference)
+        screen, screen_pass, kept = refit_screen(data, check, targets, check_positive, coarse_view, args.screen_hidden,
+                                                 args.screen_epochs, args.seed + 1, SCREEN_KEEPS)
+        looks = fit_looks(data, check, targets, check_positive & kept, args)
+    glyphs.save(args.out, screen, screen_pass, geometry, looks, **reference)
     written = [args.out] if args.screen_only else [args.out, args.out.with_suffix(".onnx")]
     print(f"saved {' and '.join(map(str, written))} after {time.time() - started:.0f} s")
 

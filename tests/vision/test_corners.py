@@ -129,28 +129,31 @@ def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
     assert all(np.array_equal(x, alone[rows]) for rows, x in blocks)
 
 
-def test_a_glance_from_the_frame_is_the_glance_view_of_the_features() -> None:
-    """The pre-screen is fitted on ``glance_view`` of stored feature rows and reads ``glance_blocks`` from the
-    frame: the two must agree (but for the rounding of rows stored as uint8), on real candidates of a table
-    at every scale and on random frames where clipping is common."""
+@pytest.mark.parametrize("stride", [2, 3, 4])
+def test_a_glance_from_the_frame_is_the_glance_view_of_the_features(stride: int) -> None:
+    """Each look is fitted on ``glance_view`` at its stride of stored feature rows and reads
+    ``glance_blocks`` at that stride from the frame: the two must agree (but for the rounding of rows
+    stored as uint8), on real candidates of a table at every scale and on random frames where clipping is
+    common."""
     scene = render.table_scene(np.random.default_rng(11), size=(720, 1280))
     planes = corners.Planes(scene.image)
     found = corners.candidates(planes)
     rng = np.random.default_rng(4)
     noise = corners.Planes(cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5))
-    n = corners._BLOCK + 90
+    n = stride * stride * corners._BLOCK // 4 + 90  # two blocks of glances at this stride
     turn = rng.uniform(0, 2 * np.pi, n)
     random = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
                                 np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
                                 rng.uniform(2, 150, n).astype(np.float32))
     for frame, some in ((planes, found), (noise, random)):
-        x, g = corners.features(frame, some), corners.glances(frame, some)
-        assert len(some) > 200 and g.shape == (len(some), corners.GLANCE_FEATURES)
-        assert np.abs(corners.glance_view(x) - g).max() < 1e-4
-        stored = corners.glance_view((x * 255).round().astype(np.uint8))
+        x, g = corners.features(frame, some), corners.glances(frame, some, stride)
+        assert len(some) > 200 and g.shape == (len(some), corners.glance_features(stride))
+        assert np.abs(corners.glance_view(x, stride) - g).max() < 1e-4
+        stored = corners.glance_view((x * 255).round().astype(np.uint8), stride)
         assert np.percentile(np.abs(stored - g), 99) < 0.01
-        blocks = list(corners.glance_blocks(frame, some))
+        blocks = list(corners.glance_blocks(frame, some, stride))
         assert sorted(np.concatenate([rows for rows, _ in blocks]).tolist()) == list(range(len(some)))
+        assert some is found or len(blocks) == 2
 
 
 def brute_force_partners(center: np.ndarray, size: np.ndarray) -> corners.Candidates:

@@ -172,10 +172,6 @@ class Look:
         return passed
 
 
-LEGACY_STRIDE = 2
-"""The stride of the one look of models saved before looks had their own (arrays ``prescreen_*``)."""
-
-
 @dataclass(frozen=True)
 class Reader:
     """The trained reader and screen, the screen's pass mark, the median card geometry in index units
@@ -216,19 +212,17 @@ def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, flo
 
 
 def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
-    """The looks saved in ``data`` (an ``np.load`` of the model at ``path``); a model saved with one
-    pre-screen (``prescreen_*``, before looks had strides) has one look, at ``LEGACY_STRIDE``."""
-    if "look_strides" in data:
-        looks = tuple(Look(int(stride), Screen.read(data, f"look{k}_"), float(pass_mark))
-                      for k, (stride, pass_mark) in enumerate(zip(data["look_strides"], data["look_passes"], strict=True)))
-    else:
-        looks = (Look(LEGACY_STRIDE, Screen.read(data, "prescreen_"), float(data["prescreen_pass"])),) \
-            if "prescreen_w0" in data else ()
+    """The looks saved in ``data`` (an ``np.load`` of the model at ``path``); a model saved before looks
+    (with one pre-screen, ``prescreen_*``) is refused, naming the refit."""
+    refit = "refit it (python -m vision.train --screen-only)"
+    if "look_strides" not in data:
+        raise ValueError(f"{path} was saved before the looks (one pre-screen): {refit}")
+    looks = tuple(Look(int(stride), Screen.read(data, f"look{k}_"), float(pass_mark))
+                  for k, (stride, pass_mark) in enumerate(zip(data["look_strides"], data["look_passes"], strict=True)))
     for look in looks:
         if look.screen.weights[0].shape[0] != corners.glance_features(look.stride):
             raise ValueError(f"the look at stride {look.stride} of {path} reads {look.screen.weights[0].shape[0]} "
-                             f"glance features, not {corners.glance_features(look.stride)}: refit it "
-                             "(python -m vision.train --screen-only)")
+                             f"glance features, not {corners.glance_features(look.stride)}: {refit}")
     return looks
 
 

@@ -149,15 +149,19 @@ def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
     return np.concatenate(keep)
 
 
+def _sliced(view: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """``view`` of many rows, 65536 at a time (so its float intermediates stay small), joined."""
+    return np.concatenate([view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
+
+
 def coarse_view(x: np.ndarray) -> np.ndarray:
     """``glyphs.screen_view`` of many rows of uint8 features, a slice at a time."""
-    return np.concatenate([glyphs.screen_view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
+    return _sliced(glyphs.screen_view, x)
 
 
 def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
     """``corners.glance_view`` at ``stride`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
-    return np.concatenate([(corners.glance_view(x[k:k + 65536], stride) * 255).round().astype(np.uint8)
-                           for k in range(0, len(x), 65536)])
+    return _sliced(lambda part: (corners.glance_view(part, stride) * 255).round().astype(np.uint8), x)
 
 
 def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], epochs: int,
@@ -367,16 +371,25 @@ def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # mo
     return {"check_x": check, "check_rank": rank.numpy(), "check_suit": suit.numpy()}
 
 
+def comma_ints(text: str) -> tuple[int, ...]:
+    """Sizes or strides given on the command line, comma-separated.
+
+    >>> comma_ints("64,32")
+    (64, 32)
+    """
+    return tuple(int(n) for n in text.split(","))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=6000)
     parser.add_argument("--validation-scenes", type=int, default=300)
     parser.add_argument("--epochs", type=int, default=16)
-    parser.add_argument("--screen-hidden", type=lambda v: tuple(int(n) for n in v.split(",")), default=(64, 32),
+    parser.add_argument("--screen-hidden", type=comma_ints, default=(64, 32),
                         help="the screen's ReLU layers, comma-separated sizes")
-    parser.add_argument("--looks", type=lambda v: tuple(int(n) for n in v.split(",")), default=(3, 2),
+    parser.add_argument("--looks", type=comma_ints, default=(3, 2),
                         help="the strides of the looks in front of the screen, comma-separated, coarsest first")
-    parser.add_argument("--prescreen-hidden", type=lambda v: tuple(int(n) for n in v.split(",")), default=(64,),
+    parser.add_argument("--prescreen-hidden", type=comma_ints, default=(64,),
                         help="each look's ReLU layers, comma-separated sizes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)

@@ -399,6 +399,7 @@ _BLOCK = 512
 _POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
 _POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()
 
+
 def _every(h: int, w: int, stride: int) -> np.ndarray:
     """Indices, in a row-major h x w grid, of one point in ``stride`` each way (the middle one of each
     stride, or the one after it).

@@ -202,37 +202,42 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     if not len(size) or not len(among_size):
         return _empty()
     reach = 2.3 * size
-    ri, si, across = _within_reach(center, reach, among)
+    ri, si = _within_reach(center, reach, among)  # by rank mark
     mark = size[ri]
     ratio = among_size[si] / mark
-    ok = (ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO))
-    ri, si, mark, across = ri[ok], si[ok], mark[ok], across[ok]
-    vec = among[si] - center[ri]
+    ok = np.flatnonzero((ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO)))
+    ri, si, mark = ri[ok], si[ok], mark[ok]
+    vec = among.take(si, axis=0) - center.take(ri, axis=0)  # take: quicker than indexing rows
     dist = np.hypot(vec[:, 0], vec[:, 1])
-    ok = (dist >= 0.5 * mark) & (dist <= reach[ri])
-    ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
-    # by rank mark, nearest partner first (a positive float32's bits order as its values do)
-    by = np.lexsort((across, (ri.astype(np.int64) << 32) | dist.view(np.int32)))
-    ri, dist, vec = ri[by], dist[by], vec[by]
-    nearest = np.arange(len(ri)) - np.searchsorted(ri, ri, "left") < MAX_PARTNERS
-    ri, dist, vec = ri[nearest], dist[nearest], vec[nearest]
-    return Candidates(center[ri], (vec / dist[:, None]).astype(np.float32), dist.astype(np.float32))
+    ok = np.flatnonzero((dist >= 0.5 * mark) & (dist <= reach[ri]))
+    ri, si, dist, vec = ri[ok], si[ok], dist[ok], vec.take(ok, axis=0)
+    # by rank mark, nearest partner first (a positive float32's bits order as its values do): a stable sort
+    # keeps the rank marks' order, already sorted; equally near partners by position across the frame
+    key = (ri << 32) | dist.view(np.int32)
+    by = np.argsort(key, kind="stable")
+    if not np.diff(key[by]).all():
+        by = np.lexsort((si, among[si, 0], key))
+    ri = ri[by]
+    nearest = np.ones(len(ri), bool)  # the first MAX_PARTNERS of each rank mark's run
+    nearest[MAX_PARTNERS:] = ri[MAX_PARTNERS:] != ri[:-MAX_PARTNERS]
+    by, ri = by[nearest], ri[nearest]
+    dist = dist[by]
+    return Candidates(center.take(ri, axis=0), vec.take(by, axis=0) / dist[:, None], dist)
 
 
 def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Index pairs (i, j) with mark j of ``among`` (centres; the marks themselves by default, i == j
-    included) within ``reach[i]`` of mark i across and down (a square around it), and j's place in
-    ``among`` sorted across the frame.
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j), by i, with mark j of ``among`` (centres; the marks themselves by default, i == j
+    included) within ``reach[i]`` of mark i across and down (a square around it).
 
     ``among`` is sorted by band (a strip of the frame as tall as a typical reach) and across it, so its
     marks of one band within reach across are one run of that order: each mark is compared with the
     runs of the bands its reach spans, not with the whole height of the frame.
 
-    >>> i, j, _ = _within_reach(np.array([[0, 0], [5, 0], [0, 300]], np.float32), np.full(3, 10, np.float32))
+    >>> i, j = _within_reach(np.array([[0, 0], [5, 0], [0, 300]], np.float32), np.full(3, 10, np.float32))
     >>> sorted(zip(i.tolist(), j.tolist()))
     [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)]
-    >>> i, j, _ = _within_reach(np.array([[0, 0], [0, 300]], np.float32), np.full(2, 10, np.float32),
+    >>> i, j = _within_reach(np.array([[0, 0], [0, 300]], np.float32), np.full(2, 10, np.float32),
     ...                         np.array([[5, 0], [0, 295], [40, 300]], np.float32))
     >>> sorted(zip(i.tolist(), j.tolist()))
     [(0, 0), (1, 1)]
@@ -240,15 +245,13 @@ def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | Non
     among = center if among is None else among
     n, m = len(reach), len(among)
     if not n or not m:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     band_h = max(1.0, float(np.median(reach)))
     band = np.floor(among[:, 1] / band_h).astype(np.int64)
     wide = float(max(center[:, 0].max(), among[:, 0].max()) + reach.max() + 1)  # keys of one band never reach the next
-    key = band * (4 * wide) + among[:, 0]
-    order = np.lexsort((np.arange(m), among[:, 0], band))
+    key = band * (4 * wide) + among[:, 0]  # exact: float32 values summed in float64
+    order = np.argsort(key, kind="stable")
     keys = key[order]
-    across = np.empty(m, np.int64)
-    across[np.lexsort((np.arange(m), among[:, 0]))] = np.arange(m)  # place in the frame sorted across
     lo_band = np.floor((center[:, 1] - reach) / band_h).astype(np.int64)
     bands = np.floor((center[:, 1] + reach) / band_h).astype(np.int64) - lo_band + 1
     mark = np.repeat(np.arange(n), bands)  # each mark once per band its reach spans
@@ -257,7 +260,7 @@ def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | Non
     counts = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] + reach[mark], "right") - first
     i = np.repeat(mark, counts)
     j = order[np.arange(len(i)) + np.repeat(first - np.cumsum(counts) + counts, counts)]
-    return i, j, across[j]
+    return i, j
 
 
 def _distinct(found: Candidates) -> np.ndarray:

@@ -80,7 +80,8 @@ class Candidates:
 
     def __getitem__(self, pick: np.ndarray) -> Candidates:
         """The candidates selected by an index array or mask."""
-        return Candidates(self.rank[pick], self.down[pick], self.scale[pick])
+        rows = np.flatnonzero(pick) if pick.dtype == bool else pick
+        return Candidates(self.rank.take(rows, axis=0), self.down.take(rows, axis=0), self.scale[rows])  # take: quicker
 
     @property
     def right(self) -> np.ndarray:
@@ -197,6 +198,9 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     >>> stricter = np.array([[10, 23], [10, -2]], np.float32), np.array([8, 12], np.float32)
     >>> _nearest_partners(np.array([[10, 10]], np.float32), np.array([10], np.float32), stricter).scale.tolist()
     [13.0]
+    >>> stricter = np.array([[22, 10], [-2, 10]], np.float32), np.array([8, 8], np.float32)  # equally near
+    >>> _nearest_partners(np.array([[10, 10]], np.float32), np.array([10], np.float32), stricter).down.tolist()
+    [[-1.0, 0.0], [1.0, 0.0]]
     """
     among, among_size = (center, size) if partners is None else partners
     if not len(size) or not len(among_size):
@@ -267,12 +271,22 @@ def _distinct(found: Candidates) -> np.ndarray:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
     suit = found.rank + found.down * found.scale[:, None]
-    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int64)
-    if not len(cells):
+    cells = np.floor(np.vstack([found.rank.T[::-1], suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
+    if not cells.shape[1]:
         return np.zeros(0, np.intp)
-    cells -= cells.min(axis=0)  # one number per cell quadruple (quicker to sort than rows)
-    key = np.ravel_multi_index(tuple(cells.T), tuple(cells.max(axis=0) + 1))
-    return np.sort(np.unique(key, return_index=True)[1])
+    # one number per cell quadruple (quicker to sort than rows), rank rows first: each ink level's candidates
+    # come by rank mark, top down, so the stable sort finds long runs already in order
+    cells -= cells.min(axis=1, keepdims=True)
+    key = cells[0]
+    for cell, span in zip(cells[1:], cells[1:].max(axis=1) + 1, strict=True):
+        key = key * span + cell
+    by = np.argsort(key, kind="stable")
+    key = key[by]
+    first = np.ones(len(key), bool)  # of each quadruple
+    first[1:] = key[1:] != key[:-1]
+    keep = np.zeros(len(key), bool)
+    keep[by[first]] = True
+    return np.flatnonzero(keep)
 
 
 def paper_level(lo: np.ndarray) -> np.ndarray:

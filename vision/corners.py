@@ -268,8 +268,9 @@ def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | Non
     bands = np.floor((center[:, 1] + reach) / band_h).astype(np.int64) - lo_band + 1
     mark = np.repeat(np.arange(n), bands)  # each mark once per band its reach spans
     row = lo_band[mark] + np.arange(len(mark)) - np.repeat(np.cumsum(bands) - bands, bands)
-    first = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] - reach[mark], "left")
-    counts = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] + reach[mark], "right") - first
+    at, span = row * (4 * wide) + center[mark, 0], reach[mark]
+    first = np.searchsorted(keys, at - span, "left")
+    counts = np.searchsorted(keys, at + span, "right") - first
     i = np.repeat(mark, counts)
     j = order[np.arange(len(i)) + np.repeat(first - np.cumsum(counts) + counts, counts)]
     return i, j

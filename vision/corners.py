@@ -284,7 +284,8 @@ def _distinct(found: Candidates) -> np.ndarray:
     if not cells.shape[1]:
         return np.zeros(0, np.intp)
     # one number per cell quadruple (quicker to sort than rows), rank rows first: each ink level's candidates
-    # come by rank mark, top down, so the stable sort finds long runs already in order
+    # come by rank mark, top down, so the stable sort finds long runs already in order (an int64 holds the
+    # numbers of any frame under 50,000 pixels a side)
     cells -= cells.min(axis=1, keepdims=True)
     key = cells[0]
     for cell, span in zip(cells[1:], cells[1:].max(axis=1) + 1, strict=True):

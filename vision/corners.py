@@ -80,7 +80,16 @@ class Candidates:
 
     def __getitem__(self, pick: np.ndarray) -> Candidates:
         """The candidates selected by an index array or mask."""
-        return Candidates(self.rank[pick], self.down[pick], self.scale[pick])
+        rows = np.flatnonzero(pick) if pick.dtype == bool else pick
+        return Candidates(self.rank.take(rows, axis=0), self.down.take(rows, axis=0), self.scale[rows])  # take: quicker
+
+    def by_scale(self) -> np.ndarray:
+        """Indices of the candidates by scale, ties in order: the order they are sampled in (``feature_blocks``).
+
+        >>> Candidates(np.zeros((3, 2), np.float32), np.zeros((3, 2), np.float32), np.float32([9, 4, 9])).by_scale()
+        array([1, 0, 2])
+        """
+        return np.argsort(self.scale.view(np.int32), kind="stable")  # a positive float32's bits order as its values do
 
     @property
     def right(self) -> np.ndarray:
@@ -197,42 +206,50 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     >>> stricter = np.array([[10, 23], [10, -2]], np.float32), np.array([8, 12], np.float32)
     >>> _nearest_partners(np.array([[10, 10]], np.float32), np.array([10], np.float32), stricter).scale.tolist()
     [13.0]
+    >>> stricter = np.array([[22, 10], [-2, 10]], np.float32), np.array([8, 8], np.float32)  # equally near
+    >>> _nearest_partners(np.array([[10, 10]], np.float32), np.array([10], np.float32), stricter).down.tolist()
+    [[-1.0, 0.0], [1.0, 0.0]]
     """
     among, among_size = (center, size) if partners is None else partners
     if not len(size) or not len(among_size):
         return _empty()
     reach = 2.3 * size
-    ri, si, across = _within_reach(center, reach, among)
+    ri, si = _within_reach(center, reach, among)  # by rank mark
     mark = size[ri]
     ratio = among_size[si] / mark
-    ok = (ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO))
-    ri, si, mark, across = ri[ok], si[ok], mark[ok], across[ok]
-    vec = among[si] - center[ri]
+    ok = np.flatnonzero((ratio >= 0.3) & (ratio <= (1.8 if partners is None else CROSS_RATIO)))
+    ri, si, mark = ri[ok], si[ok], mark[ok]
+    vec = among.take(si, axis=0) - center.take(ri, axis=0)  # take: quicker than indexing rows
     dist = np.hypot(vec[:, 0], vec[:, 1])
-    ok = (dist >= 0.5 * mark) & (dist <= reach[ri])
-    ri, dist, vec, across = ri[ok], dist[ok], vec[ok], across[ok]
-    # by rank mark, nearest partner first (a positive float32's bits order as its values do)
-    by = np.lexsort((across, (ri.astype(np.int64) << 32) | dist.view(np.int32)))
-    ri, dist, vec = ri[by], dist[by], vec[by]
-    nearest = np.arange(len(ri)) - np.searchsorted(ri, ri, "left") < MAX_PARTNERS
-    ri, dist, vec = ri[nearest], dist[nearest], vec[nearest]
-    return Candidates(center[ri], (vec / dist[:, None]).astype(np.float32), dist.astype(np.float32))
+    ok = np.flatnonzero((dist >= 0.5 * mark) & (dist <= reach[ri]))
+    ri, si, dist, vec = ri[ok], si[ok], dist[ok], vec.take(ok, axis=0)
+    # by rank mark, nearest partner first (a positive float32's bits order as its values do): a stable sort
+    # keeps the rank marks' order, already sorted; equally near partners by position across the frame
+    key = (ri << 32) | dist.view(np.int32)
+    by = np.argsort(key, kind="stable")
+    if not np.diff(key[by]).all():
+        by = np.lexsort((si, among[si, 0], key))
+    ri = ri[by]
+    nearest = np.ones(len(ri), bool)  # the first MAX_PARTNERS of each rank mark's run
+    nearest[MAX_PARTNERS:] = ri[MAX_PARTNERS:] != ri[:-MAX_PARTNERS]
+    by, ri = by[nearest], ri[nearest]
+    dist = dist[by]
+    return Candidates(center.take(ri, axis=0), vec.take(by, axis=0) / dist[:, None], dist)
 
 
 def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Index pairs (i, j) with mark j of ``among`` (centres; the marks themselves by default, i == j
-    included) within ``reach[i]`` of mark i across and down (a square around it), and j's place in
-    ``among`` sorted across the frame.
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j), by i, with mark j of ``among`` (centres; the marks themselves by default, i == j
+    included) within ``reach[i]`` of mark i across and down (a square around it).
 
     ``among`` is sorted by band (a strip of the frame as tall as a typical reach) and across it, so its
     marks of one band within reach across are one run of that order: each mark is compared with the
     runs of the bands its reach spans, not with the whole height of the frame.
 
-    >>> i, j, _ = _within_reach(np.array([[0, 0], [5, 0], [0, 300]], np.float32), np.full(3, 10, np.float32))
+    >>> i, j = _within_reach(np.array([[0, 0], [5, 0], [0, 300]], np.float32), np.full(3, 10, np.float32))
     >>> sorted(zip(i.tolist(), j.tolist()))
     [(0, 0), (0, 1), (1, 0), (1, 1), (2, 2)]
-    >>> i, j, _ = _within_reach(np.array([[0, 0], [0, 300]], np.float32), np.full(2, 10, np.float32),
+    >>> i, j = _within_reach(np.array([[0, 0], [0, 300]], np.float32), np.full(2, 10, np.float32),
     ...                         np.array([[5, 0], [0, 295], [40, 300]], np.float32))
     >>> sorted(zip(i.tolist(), j.tolist()))
     [(0, 0), (1, 1)]
@@ -240,36 +257,46 @@ def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | Non
     among = center if among is None else among
     n, m = len(reach), len(among)
     if not n or not m:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     band_h = max(1.0, float(np.median(reach)))
     band = np.floor(among[:, 1] / band_h).astype(np.int64)
     wide = float(max(center[:, 0].max(), among[:, 0].max()) + reach.max() + 1)  # keys of one band never reach the next
-    key = band * (4 * wide) + among[:, 0]
-    order = np.lexsort((np.arange(m), among[:, 0], band))
+    key = band * (4 * wide) + among[:, 0]  # exact: float32 values summed in float64
+    order = np.argsort(key, kind="stable")
     keys = key[order]
-    across = np.empty(m, np.int64)
-    across[np.lexsort((np.arange(m), among[:, 0]))] = np.arange(m)  # place in the frame sorted across
     lo_band = np.floor((center[:, 1] - reach) / band_h).astype(np.int64)
     bands = np.floor((center[:, 1] + reach) / band_h).astype(np.int64) - lo_band + 1
     mark = np.repeat(np.arange(n), bands)  # each mark once per band its reach spans
     row = lo_band[mark] + np.arange(len(mark)) - np.repeat(np.cumsum(bands) - bands, bands)
-    first = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] - reach[mark], "left")
-    counts = np.searchsorted(keys, row * (4 * wide) + center[mark, 0] + reach[mark], "right") - first
+    at, span = row * (4 * wide) + center[mark, 0], reach[mark]
+    first = np.searchsorted(keys, at - span, "left")
+    counts = np.searchsorted(keys, at + span, "right") - first
     i = np.repeat(mark, counts)
     j = order[np.arange(len(i)) + np.repeat(first - np.cumsum(counts) + counts, counts)]
-    return i, j, across[j]
+    return i, j
 
 
 def _distinct(found: Candidates) -> np.ndarray:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
     suit = found.rank + found.down * found.scale[:, None]
-    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(np.int64)
-    if not len(cells):
+    cells = np.floor(np.vstack([found.rank.T[::-1], suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
+    if not cells.shape[1]:
         return np.zeros(0, np.intp)
-    cells -= cells.min(axis=0)  # one number per cell quadruple (quicker to sort than rows)
-    key = np.ravel_multi_index(tuple(cells.T), tuple(cells.max(axis=0) + 1))
-    return np.sort(np.unique(key, return_index=True)[1])
+    # one number per cell quadruple (quicker to sort than rows), rank rows first: each ink level's candidates
+    # come by rank mark, top down, so the stable sort finds long runs already in order (an int64 holds the
+    # numbers of any frame under 50,000 pixels a side)
+    cells -= cells.min(axis=1, keepdims=True)
+    key = cells[0]
+    for cell, span in zip(cells[1:], cells[1:].max(axis=1) + 1, strict=True):
+        key = key * span + cell
+    by = np.argsort(key, kind="stable")
+    key = key[by]
+    first = np.ones(len(key), bool)  # of each quadruple
+    first[1:] = key[1:] != key[:-1]
+    keep = np.zeros(len(key), bool)
+    keep[by[first]] = True
+    return np.flatnonzero(keep)
 
 
 def paper_level(lo: np.ndarray) -> np.ndarray:
@@ -355,13 +382,15 @@ def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tu
         yield rows, _normalised(*samples)
 
 
-def glance_blocks(frame: np.ndarray | Planes, found: Candidates, stride: int
+def glance_blocks(frame: np.ndarray | Planes, found: Candidates, stride: int, order: np.ndarray | None = None
                   ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """A cheap look at each candidate, a block at a time as ``feature_blocks``: the rows of
-    ``glance_view`` (one point in ``stride`` each way of the patch's points, renormalised by their own
-    contrast), sampled straight from the frame at a fraction of the cost of ``features``."""
+    """A cheap look at each candidate (or at those of ``order``: indices, by scale as ``Candidates.by_scale``
+    orders them), a block at a time as ``feature_blocks``: the rows of ``glance_view`` (one point in
+    ``stride`` each way of the patch's points, renormalised by their own contrast), sampled straight from
+    the frame at a fraction of the cost of ``features``."""
     glance = _glance(stride)
-    for rows, samples in _sampled_blocks(frame, found, glance.points, glance.bounds, _BLOCK * stride * stride // 4):
+    block = _BLOCK * stride * stride // 4
+    for rows, samples in _sampled_blocks(frame, found, glance.points, glance.bounds, block, order):
         yield rows, _glance_normalised(*samples, glance.mark)
 
 
@@ -374,17 +403,18 @@ def glances(frame: np.ndarray | Planes, found: Candidates, stride: int) -> np.nd
 
 
 def _sampled_blocks(frame: np.ndarray | Planes, found: Candidates, points: np.ndarray, bounds: list[int],
-                    block: int) -> Iterator[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+                    block: int, order: np.ndarray | None = None
+                    ) -> Iterator[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
     """Raw samples (uint8) of ``points`` (the ink patch's, its redness's and the surroundings' points, one
     after the other as ``bounds`` splits them, in scale units) of each block of ``block`` candidates, by
-    scale. A glance at stride s takes blocks of ``_BLOCK`` s^2 / 4 candidates, about as many samples a
+    scale (or of ``order``'s, in its order). A glance at stride s takes blocks of ``_BLOCK`` s^2 / 4 candidates, about as many samples a
     block as the glance at stride 2 (coarser glances spend less Python a candidate: 12% less at 4)."""
-    if not len(found):
+    by_scale = found.by_scale() if order is None else order
+    if not len(by_scale):
         return
     lo_pyramid, red_pyramid = (frame if isinstance(frame, Planes) else Planes(frame)).pyramids
     step = found.scale * (RIGHT - LEFT) / PATCH_W
-    by_scale = np.argsort(found.scale, kind="stable")
-    for start in range(0, len(found), block):
+    for start in range(0, len(by_scale), block):
         rows = by_scale[start:start + block]
         part = found[rows]
         xs, ys = part.to_image(points)  # the three grids' points in one product, then each grid apart

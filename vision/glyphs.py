@@ -191,12 +191,12 @@ class Reader:
 
     def glanced(self, planes: corners.Planes, found: corners.Candidates) -> np.ndarray:
         """The candidates (indices, in order) that every look lets through to the screen: each look glances
-        only at those the looks before it passed, a block at a time."""
-        ahead = np.arange(len(found))
+        only at those the looks before it passed, a block at a time, by scale (what a look passes stays so)."""
+        ahead = found.by_scale()
         for look in self.looks:
-            ahead = np.sort(np.concatenate([ahead[:0], *(ahead[rows[look.passes(g)]] for rows, g
-                                                         in corners.glance_blocks(planes, found[ahead], look.stride))]))
-        return ahead
+            ahead = np.concatenate([ahead[:0], *(rows[look.passes(g)] for rows, g
+                                                 in corners.glance_blocks(planes, found, look.stride, ahead))])
+        return np.sort(ahead)
 
 
 def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],

@@ -1,4 +1,4 @@
-"""The index-corner classifier: two small networks reading rank and suit from a corner patch.
+"""The index-corner classifier: small networks reading rank and suit from a corner patch.
 
 The reader has two softmax heads: the rank (A..K, or "not an index") and the suit (S H D C, or "not an
 index"). The *screen* (NumPy: two small ReLU layers and one output) reads a coarse view of the patch
@@ -12,9 +12,11 @@ the next (one point in 2, a quarter) glances only at what it passed and sets asi
 only what both pass is sampled in full for the screen. The *reader* reads the rest: a small convolutional network
 (``ConvNet``: three 3x3 convolutions with max-pooling on the ink patch, then a hidden layer), run by
 OpenCV's ``cv2.dnn`` from an ONNX file, so shifts, stroke widths and unusual glyphs are tolerated far
-better than by a layer on raw pixels. The models are ``vision/models/index_reader.npz`` (the screens, their
-pass marks, card geometry) and ``vision/models/index_reader.onnx`` (reader), made by ``python -m vision.train``
-from synthetic card tables only.
+better than by a layer on raw pixels. The *expert* (the same kind of network at twice the widths) reads
+only the corners the reader takes surely as an index but cannot read surely. The models are
+``vision/models/index_reader.npz`` (the screens, their pass marks, card geometry), ``index_reader.onnx``
+(reader) and ``index_reader.expert.onnx`` (expert) beside it, made by ``python -m vision.train`` from
+synthetic card tables only.
 
 >>> import numpy as np
 >>> screen = Screen([np.eye(2, dtype=np.float32), np.ones((2, 1), np.float32)], [np.zeros(2, np.float32), np.zeros(1, np.float32)])
@@ -175,14 +177,17 @@ class Look:
 @dataclass(frozen=True)
 class Reader:
     """The trained reader and screen, the screen's pass mark, the median card geometry in index units
-    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``) and the looks in front of the
-    screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen)."""
+    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``), the looks in front of the
+    screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen),
+    and the expert: a wider reader asked only about the corners the reader takes surely as an index but
+    cannot read surely (None: they stay unknown)."""
 
     net: ConvNet
     screen: Screen
     screen_pass: float
     geometry: dict[str, float]
     looks: tuple[Look, ...] = ()
+    expert: ConvNet | None = None
 
     def passes(self, x: np.ndarray) -> np.ndarray:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
@@ -211,6 +216,15 @@ def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, flo
                         **{k: np.float32(v) for k, v in geometry.items()}, **ahead, **extra)
 
 
+def expert_path(path: Path) -> Path:
+    """Where the expert of the model at ``path`` is kept: beside it.
+
+    >>> expert_path(Path("models/index_reader.npz")).name
+    'index_reader.expert.onnx'
+    """
+    return path.with_suffix(".expert.onnx")
+
+
 def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
     """The looks saved in ``data`` (an ``np.load`` of the model at ``path``); a model saved before looks
     (with one pre-screen, ``prescreen_*``) is refused, naming the refit."""
@@ -228,10 +242,10 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
 
 @cache
 def load(path: Path = MODEL) -> Reader:
-    """The trained reader stored at ``path`` (and beside it, with the suffix ``.onnx``)."""
-    for part in (path, path.with_suffix(".onnx")):
+    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx`` and ``.expert.onnx``)."""
+    for part in (path, path.with_suffix(".onnx"), expert_path(path)):
         if not part.exists():
             raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train")
     with np.load(path) as data:
         return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
-                      {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path))
+                      {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path), ConvNet(expert_path(path)))

@@ -32,6 +32,10 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
    keeps ``PRESCREEN_KEEPS`` of the validation index corners that the reader, the screen and the finer
    looks keep, so the losses of the stages add up. At run time the looks are applied coarsest first, each
    to what the one before passed, and the full rows are sampled only for the candidates they all pass.
+7. the expert (``--expert``: a ``conv_net`` of ``EXPERT_CHANNELS`` and ``EXPERT_HIDDEN``) is fitted the
+   same way on the index corners, the "not an index" rows the model's reader takes as an index at least
+   ``EXPERT_DOUBT`` surely (of ``EXPERT_ASKED`` asked) and a quarter as many others (``expert_rows``),
+   and exported beside the model (``glyphs.expert_path``); the reader is left as it is.
 
 Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores keep to 2 threads):
 
@@ -47,11 +51,13 @@ scenes reuses them, and the reader's PyTorch weights are saved there as ``reader
 earlier model's screen and looks instead of fitting them; they foretell that model's reader, so refit it with
 ``--screen-only`` once the reader has changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
 from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at
-``--out`` against its reader, which is left untouched, from the same samples: no PyTorch reader training).
+``--out`` against its reader, which is left untouched, from the same samples: no PyTorch reader training),
+``--expert`` (fit only the expert of the model at ``--out``, from the same samples).
 
 The committed reader was made in three runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; its screen and looks (strides 3 and 2, the
-default ``--looks``) were refitted after, against that reader, from the second run's samples:
+default ``--looks``) were refitted after, against that reader, from the second run's samples, and its
+expert fitted last (about 20 minutes on 2 threads):
 
     python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
@@ -59,6 +65,7 @@ default ``--looks``) were refitted after, against that reader, from the second r
     python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
         --init DIR/reader-0-12000.pt --screen-from SECOND/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
+    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 8 --expert
 """
 
 from __future__ import annotations
@@ -82,6 +89,9 @@ PRESCREEN_KEEPS = 0.9999  # the same, for each look, of those the finer stages k
 SCREEN_POSITIVE_WEIGHT = 4.0  # a missed index corner costs the screen's fit this many times a row let through
 CHANNELS, CNN_HIDDEN = (8, 16, 32), 96  # the convolutional reader's channels per layer and hidden units
 EPOCH_NEGATIVES = 0.3  # share of the "not an index" samples the reader sees in each epoch
+EXPERT_CHANNELS, EXPERT_HIDDEN = (16, 32, 64), 128  # the expert's: twice the reader's widths (3.6 times its work a row)
+EXPERT_ASKED, EXPERT_DOUBT = 1_200_000, 0.2  # "not an index" rows the reader is asked about, and how surely it must
+# take one as an index for the expert to learn it: the expert only ever reads corners the reader takes as an index
 VALIDATION_SEED = 800_000_000  # validation scenes (held-out fonts); the benchmark's start at 900_000_000
 
 
@@ -302,9 +312,11 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
 
 
 def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs: int, seed: int,
-             threads: int, init: Path | None = None, max_lr: float = 3e-3):  # -> torch.nn.Module
-    """AdamW on the summed cross-entropy of both heads (batches of 1024), the learning rate on one cycle;
-    each epoch sees every index corner and a fresh ``EPOCH_NEGATIVES`` share of the rest. After each epoch, the share of ``check``'s index corners read right and surely (both heads at least
+             threads: int, init: Path | None = None, max_lr: float = 3e-3, channels: tuple[int, int, int] = CHANNELS,
+             hidden: int = CNN_HIDDEN, negatives_share: float = EPOCH_NEGATIVES, batch: int = 1024):  # -> torch.nn.Module
+    """AdamW on the summed cross-entropy of both heads (batches of ``batch``), the learning rate on one cycle,
+    for a ``conv_net`` of ``channels`` and ``hidden`` units; each epoch sees every index corner and a fresh
+    ``negatives_share`` of the rest. After each epoch, the share of ``check``'s index corners read right and surely (both heads at least
     ``cards.READ_SURE``), read wrong but surely, and of its other candidates taken as surely an index."""
     import torch
     from torch.nn.functional import cross_entropy
@@ -313,14 +325,13 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    model = conv_net()
+    model = conv_net(channels, hidden)
     if init is not None:  # go on from weights an earlier run saved (``--cache``)
         model.load_state_dict(torch.load(init))
     x, y_rank, y_suit = (torch.from_numpy(train[k]) for k in ("x", "rank", "suit"))
     positives = torch.from_numpy(np.nonzero(train["rank"] < glyphs.NOT_INDEX_RANK)[0])
     negatives = torch.from_numpy(np.nonzero(train["rank"] == glyphs.NOT_INDEX_RANK)[0])
-    per_epoch = len(positives) + int(EPOCH_NEGATIVES * len(negatives))
-    batch = 1024
+    per_epoch = len(positives) + int(negatives_share * len(negatives))
     steps = epochs * (per_epoch // batch)
     optimiser = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=steps, pct_start=0.1)
@@ -356,6 +367,19 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
     return model.eval()
 
 
+def expert_rows(data: dict[str, np.ndarray], reader: glyphs.ConvNet, seed: int) -> np.ndarray:
+    """The rows of ``data`` the expert is fitted on: every index corner; of ``EXPERT_ASKED`` "not an index"
+    rows at random, those ``reader`` takes as an index at least ``EXPERT_DOUBT`` surely; and a quarter as
+    many other "not an index" rows at random."""
+    rng = np.random.default_rng([seed, 2])
+    negatives = np.nonzero(data["rank"] == glyphs.NOT_INDEX_RANK)[0]
+    asked = np.sort(rng.choice(negatives, min(EXPERT_ASKED, len(negatives)), replace=False))
+    share = _sliced(lambda x: glyphs.index_share(*reader.predict(x.astype(np.float32) / 255)), data["x"][asked])
+    doubted, others = asked[share >= EXPERT_DOUBT], asked[share < EXPERT_DOUBT]
+    return np.concatenate([np.nonzero(data["rank"] < glyphs.NOT_INDEX_RANK)[0], doubted,
+                           rng.choice(others, min(len(others), len(doubted) // 4), replace=False)])
+
+
 def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # model: torch.nn.Module
     """Writes ``model`` as ONNX to ``path`` (inputs ``glyphs.CONV_INPUTS``, logits ``rank`` and ``suit``
     out; batch-norm folded into the convolutions) and returns ``check`` (rows of features) with the
@@ -369,6 +393,21 @@ def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # mo
                           dynamo=False)
         rank, suit = model(*glyphs.conv_inputs(torch.from_numpy(check)))
     return {"check_x": check, "check_rank": rank.numpy(), "check_suit": suit.numpy()}
+
+
+def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: argparse.Namespace) -> None:
+    """Fits the expert of the model at ``args.out`` on its ``expert_rows`` and exports it beside the model
+    (``glyphs.expert_path``), saving a batch of rows with PyTorch's logits for them into the model file."""
+    path = glyphs.expert_path(args.out)
+    rows = expert_rows(data, glyphs.ConvNet(args.out.with_suffix(".onnx")), args.seed)
+    print(f"the expert learns from {len(rows)} rows", flush=True)
+    model = fit_conv({k: data[k][rows] for k in ("x", "rank", "suit")}, check, args.epochs, args.seed, args.threads,
+                     max_lr=args.max_lr, channels=EXPERT_CHANNELS, hidden=EXPERT_HIDDEN, negatives_share=1.0, batch=512)
+    reference = export(model, path, check["x"][:16].astype(np.float32) / 255)
+    with np.load(args.out) as saved:
+        kept = {k: saved[k] for k in saved.files}
+    np.savez_compressed(args.out, **kept, **{f"expert_{k}": v for k, v in reference.items()})
+    print(f"saved {path} and its reference rows in {args.out}")
 
 
 def comma_ints(text: str) -> tuple[int, ...]:
@@ -404,6 +443,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="this many more scenes with the hard cases too (seeds of --seed + 1)")
     parser.add_argument("--screen-only", action="store_true",
                         help="refit only the screen of the model at --out, against its reader (left as it is)")
+    parser.add_argument("--expert", action="store_true",
+                        help="fit only the expert of the model at --out (beside it, suffix .expert.onnx), against "
+                             "its reader (left as it is)")
     args = parser.parse_args(argv)
     started = time.time()
     cache = args.cache and args.cache / f"samples-{args.seed}-{args.scenes}.npz"
@@ -418,6 +460,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(data['x'])} samples ({int(np.sum(data['rank'] < glyphs.NOT_INDEX_RANK))} index corners) from "
           f"{args.scenes + args.hard_scenes} scenes, {len(check['x'])} validation samples, in {time.time() - started:.0f} s",
           flush=True)
+    if args.expert:
+        fit_expert(data, check, args)
+        return
     if args.screen_only:  # the reader, its reference rows and the card geometry of the model at --out, as they are
         with np.load(args.out) as saved:
             reference = {k: saved[k] for k in ("check_x", "check_rank", "check_suit")}

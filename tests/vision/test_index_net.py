@@ -20,10 +20,13 @@ ENGINES = [getattr(cv2.dnn, name) for name in ("ENGINE_CLASSIC", "ENGINE_NEW") i
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_the_committed_reader_gives_pytorchs_logits_through_cv2_dnn(engine: int | None) -> None:
+@pytest.mark.parametrize(("prefix", "path"), [("", glyphs.MODEL.with_suffix(".onnx")),
+                                              ("expert_", glyphs.expert_path(glyphs.MODEL))], ids=["reader", "expert"])
+def test_the_committed_reader_and_expert_give_pytorchs_logits_through_cv2_dnn(prefix: str, path: Path,
+                                                                              engine: int | None) -> None:
     with np.load(glyphs.MODEL) as data:
-        x, rank, suit = data["check_x"], data["check_rank"], data["check_suit"]
-    got_rank, got_suit = glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx"), engine).logits(x)
+        x, rank, suit = data[f"{prefix}check_x"], data[f"{prefix}check_rank"], data[f"{prefix}check_suit"]
+    got_rank, got_suit = glyphs.ConvNet(path, engine).logits(x)
     assert len(x) >= 8 and x.shape[1] == corners.FEATURES
     np.testing.assert_allclose(got_rank, rank, atol=1e-4)
     np.testing.assert_allclose(got_suit, suit, atol=1e-4)

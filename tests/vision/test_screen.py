@@ -108,12 +108,18 @@ def test_screening_block_by_block_passes_what_screening_all_rows_passes(monkeypa
     assert cards.read_corners(scene.image) == [] and cards.read_cards(scene.image) == []
 
 
+def networks_beside(path: Path) -> None:
+    """Copies the committed reader and expert beside a model file saved at ``path``."""
+    shutil.copy(glyphs.MODEL.with_suffix(".onnx"), path.with_suffix(".onnx"))
+    shutil.copy(glyphs.expert_path(glyphs.MODEL), glyphs.expert_path(path))
+
+
 def test_looks_are_saved_and_read_back_and_a_model_from_before_the_looks_is_refused(tmp_path: Path) -> None:
     """A model's looks (strides, screens, pass marks) survive saving; a model saved before the looks,
     with one pre-screen (``prescreen_*``), and a look whose screen does not fit its stride's glance are
     refused, naming the refit."""
     reader = glyphs.load()
-    shutil.copy(glyphs.MODEL.with_suffix(".onnx"), tmp_path / "m.onnx")
+    networks_beside(tmp_path / "m.npz")
     glyphs.save(tmp_path / "m.npz", reader.screen, reader.screen_pass, reader.geometry, reader.looks)
     again = glyphs.load(tmp_path / "m.npz")
     assert [(look.stride, look.pass_mark) for look in again.looks] == [(look.stride, np.float32(look.pass_mark))
@@ -124,16 +130,16 @@ def test_looks_are_saved_and_read_back_and_a_model_from_before_the_looks_is_refu
     with np.load(tmp_path / "m.npz") as data:
         old = {k: data[k] for k in data.files if not k.startswith("look")}
     np.savez(tmp_path / "old.npz", **old, **fine.screen.arrays("prescreen_"), prescreen_pass=np.float32(fine.pass_mark))
-    shutil.copy(tmp_path / "m.onnx", tmp_path / "old.onnx")
+    networks_beside(tmp_path / "old.npz")
     with pytest.raises(ValueError, match=r"old.npz was saved before the looks \(one pre-screen\): refit it"):
         glyphs.load(tmp_path / "old.npz")
     glyphs.save(tmp_path / "bad.npz", reader.screen, reader.screen_pass, reader.geometry,
                 (dataclasses.replace(fine, stride=3),))
-    shutil.copy(tmp_path / "m.onnx", tmp_path / "bad.onnx")
+    networks_beside(tmp_path / "bad.npz")
     with pytest.raises(ValueError, match=r"look at stride 3 .* reads 276 glance features, not 124: refit it"):
         glyphs.load(tmp_path / "bad.npz")
     glyphs.save(tmp_path / "none.npz", reader.screen, reader.screen_pass, reader.geometry)
-    shutil.copy(tmp_path / "m.onnx", tmp_path / "none.onnx")
+    networks_beside(tmp_path / "none.npz")
     assert glyphs.load(tmp_path / "none.npz").looks == ()
 
 

@@ -196,8 +196,7 @@ def first_read(p_rank: np.ndarray, p_suit: np.ndarray) -> tuple[np.ndarray, np.n
     """
     rank_k = p_rank[:, :glyphs.NOT_INDEX_RANK].argmax(axis=1)
     suit_k = p_suit[:, :glyphs.NOT_INDEX_SUIT].argmax(axis=1)
-    rows = np.arange(len(rank_k))
-    return rank_k, suit_k, np.minimum(p_rank[rows, rank_k], p_suit[rows, suit_k]), glyphs.index_share(p_rank, p_suit)
+    return rank_k, suit_k, least_sure(p_rank[:, None], p_suit[:, None], rank_k, suit_k), glyphs.index_share(p_rank, p_suit)
 
 
 def _reads(net: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

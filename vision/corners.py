@@ -407,8 +407,9 @@ def _sampled_blocks(frame: np.ndarray | Planes, found: Candidates, points: np.nd
                     ) -> Iterator[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
     """Raw samples (uint8) of ``points`` (the ink patch's, its redness's and the surroundings' points, one
     after the other as ``bounds`` splits them, in scale units) of each block of ``block`` candidates, by
-    scale (or of ``order``'s, in its order). A glance at stride s takes blocks of ``_BLOCK`` s^2 / 4 candidates, about as many samples a
-    block as the glance at stride 2 (coarser glances spend less Python a candidate: 12% less at 4)."""
+    scale (or of ``order``'s, in its order). A glance at stride s takes blocks of ``_BLOCK`` s^2 / 4
+    candidates, about as many samples a block as the glance at stride 2 (coarser glances spend less Python
+    a candidate: 12% less at 4)."""
     by_scale = found.by_scale() if order is None else order
     if not len(by_scale):
         return

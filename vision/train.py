@@ -76,6 +76,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -395,6 +396,16 @@ def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # mo
     return {"check_x": check, "check_rank": rank.numpy(), "check_suit": suit.numpy()}
 
 
+def references(saved: Any) -> dict[str, np.ndarray]:
+    """The reference rows a model file keeps (``np.load`` of it): the reader's as ``export`` names them, and
+    the expert's, the same names after ``expert_`` (so a refit of the screens keeps both).
+
+    >>> sorted(references({"check_x": 1, "screen_w0": 2, "expert_check_rank": 3, "centre_x": 4}))
+    ['check_x', 'expert_check_rank']
+    """
+    return {k: saved[k] for k in saved if k.removeprefix("expert_") in ("check_x", "check_rank", "check_suit")}
+
+
 def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: argparse.Namespace) -> None:
     """Fits the expert of the model at ``args.out`` on its ``expert_rows`` and exports it beside the model
     (``glyphs.expert_path``), saving a batch of rows with PyTorch's logits for them into the model file."""
@@ -442,7 +453,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hard-scenes", type=int, default=0,
                         help="this many more scenes with the hard cases too (seeds of --seed + 1)")
     parser.add_argument("--screen-only", action="store_true",
-                        help="refit only the screen of the model at --out, against its reader (left as it is)")
+                        help="refit only the screen and looks of the model at --out, against its reader (left as it is)")
     parser.add_argument("--expert", action="store_true",
                         help="fit only the expert of the model at --out (beside it, suffix .expert.onnx), against "
                              "its reader (left as it is)")
@@ -463,9 +474,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.expert:
         fit_expert(data, check, args)
         return
-    if args.screen_only:  # the reader, its reference rows and the card geometry of the model at --out, as they are
+    if args.screen_only:  # the reader and expert, their reference rows and the card geometry of the model at --out
         with np.load(args.out) as saved:
-            reference = {k: saved[k] for k in ("check_x", "check_rank", "check_suit")}
+            reference = references(saved)
             geometry = {k: float(saved[k]) for k in glyphs.GEOMETRY}
     else:
         model = fit_conv(data, check, args.epochs, args.seed, args.threads, args.init, args.max_lr)

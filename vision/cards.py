@@ -9,7 +9,8 @@ corner is visible: alone, fanned, overlapped in a meld, at any angle.
    and screen (on its full patch) set aside the candidates that are surely not index corners; the
    reader network reads the rest as a rank and a suit, or "not an index"; a reading (and being an index at all) counts only if
    it holds, just as surely, when the patch is re-sampled a little larger and turned one way, and
-   smaller and turned the other (a glyph unlike any the network learned rarely survives that);
+   smaller and turned the other (a glyph unlike any the network learned rarely survives that), unless
+   the first read is all but certain (``FIRM``);
 3. repeated reads of one corner are merged (if they disagree, the corner is unknown); a "corner" far
    larger than every read index elsewhere in the frame is a card's big pips or print, and is dropped;
    the two corners of one card (opposite directions, across the card's diagonal) are merged into one
@@ -57,6 +58,10 @@ cases), it read 189 of 528 index corners right and 5 wrong (and 1 of 12 "not an 
 153 right and 3 wrong; at 0.75, 266 and 12."""
 VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
+FIRM = 0.9999
+"""A first read at least this sure (rank and suit) is not re-read: it stands for its re-reads. On 500 validation
+scenes (held-out fonts, half of them with the hard cases) the reads were the same card for card as with every
+corner re-read, with 38% fewer re-reads (at 0.999, one more card read right and two more phantoms)."""
 SCALE_SPREAD = 1.6
 """A corner more than this many times the size of every read index elsewhere in the frame is not an index.
 
@@ -81,7 +86,7 @@ class Corner:
     rank: np.ndarray  # rank mark centre
     down: np.ndarray  # unit vector along the card, top to bottom
     scale: float  # rank-to-suit distance in pixels
-    p_rank: np.ndarray | None = None  # the reader's rank probabilities, one row per read (first, then re-reads)
+    p_rank: np.ndarray | None = None  # the reader's rank probabilities, one row per read (first, re-reads)
     p_suit: np.ndarray | None = None  # and its suit probabilities
 
 
@@ -135,10 +140,14 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     keep = np.nonzero(kept(sure, index))[0]
     found, rank_k, suit_k = found[keep], rank_k[keep], suit_k[keep]
     # a reading, and being an index at all, must survive small changes of the patch's frame: the least
-    # sure of each corner's reads (the first, then the re-reads) counts
-    framed = np.stack([x[keep], *np.split(corners.features(planes, _variants(found)), len(VARIANTS))], axis=1)
-    reads_rank, reads_suit = (np.concatenate([p[keep, None], v], axis=1)  # corner, read, class
-                              for p, v in zip((p_rank, p_suit), _reads(net, framed[:, 1:]), strict=True))
+    # sure of each corner's reads (the first, then the re-reads) counts; a firm first read stands for its
+    # re-reads (FIRM)
+    again = np.nonzero(sure[keep] < FIRM)[0]
+    framed = np.repeat(x[keep, None], 1 + len(VARIANTS), axis=1)  # corner, framing, feature
+    framed[again, 1:] = np.stack(np.split(corners.features(planes, _variants(found[again])), len(VARIANTS)), axis=1)
+    reads_rank, reads_suit = (np.repeat(p[keep, None], 1 + len(VARIANTS), axis=1) for p in (p_rank, p_suit))
+    for reads, p in zip((reads_rank, reads_suit), _reads(net, framed[again, 1:]), strict=True):
+        reads[again, 1:] = p  # corner, read, class
     sure = least_sure(reads_rank, reads_suit, rank_k, suit_k)
     index = glyphs.index_share(reads_rank, reads_suit).min(axis=1)
     # a corner surely an index but not read surely is read by the expert, if it reads it at every framing

@@ -406,6 +406,22 @@ def references(saved: Any) -> dict[str, np.ndarray]:
     return {k: saved[k] for k in saved if k.removeprefix("expert_") in ("check_x", "check_rank", "check_suit")}
 
 
+def with_arrays(path: Path, **arrays: np.ndarray) -> None:
+    """Saves ``arrays`` into the model file at ``path``, each in place of any of its name there, the rest
+    kept (so an expert fitted again replaces the reference rows of the one before).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "model.npz"
+    >>> np.savez_compressed(path, a=np.zeros(1), b=np.ones(1))
+    >>> with_arrays(path, b=np.full(1, 2.0), c=np.zeros(2)); with_arrays(path, c=np.ones(3))
+    >>> with np.load(path) as saved: {k: saved[k].tolist() for k in saved.files}
+    {'a': [0.0], 'b': [2.0], 'c': [1.0, 1.0, 1.0]}
+    """
+    with np.load(path) as saved:
+        kept = {k: saved[k] for k in saved.files}
+    np.savez_compressed(path, **{**kept, **arrays})
+
+
 def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: argparse.Namespace) -> None:
     """Fits the expert of the model at ``args.out`` on its ``expert_rows`` and exports it beside the model
     (``glyphs.expert_path``), saving a batch of rows with PyTorch's logits for them into the model file."""
@@ -415,9 +431,7 @@ def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: 
     model = fit_conv({k: data[k][rows] for k in ("x", "rank", "suit")}, check, args.epochs, args.seed, args.threads,
                      max_lr=args.max_lr, channels=EXPERT_CHANNELS, hidden=EXPERT_HIDDEN, negatives_share=1.0, batch=512)
     reference = export(model, path, check["x"][:16].astype(np.float32) / 255)
-    with np.load(args.out) as saved:
-        kept = {k: saved[k] for k in saved.files}
-    np.savez_compressed(args.out, **kept, **{f"expert_{k}": v for k, v in reference.items()})
+    with_arrays(args.out, **{f"expert_{k}": v for k, v in reference.items()})
     print(f"saved {path} and its reference rows in {args.out}")
 
 

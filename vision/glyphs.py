@@ -39,7 +39,8 @@ from vision import corners
 from vision.corners import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
-"""The screen, its pass mark and the card geometry; the reader is beside it, with the suffix ``.onnx``."""
+"""The screens, their pass marks and the card geometry; the reader is beside it, with the suffix ``.onnx``, and
+the expert with ``.expert.onnx`` (``expert_path``)."""
 RANKS = tuple(Rank)  # head index k is RANKS[k]; the last class is "not an index"
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 NOT_INDEX_RANK, NOT_INDEX_SUIT = len(RANKS), len(SUITS)

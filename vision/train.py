@@ -148,21 +148,17 @@ def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, n
     return rank, suit, np.array(geometry, np.float32).reshape(-1, 3)
 
 
+def _sliced(view: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """``view`` of many rows, 65536 at a time (so its float intermediates stay small), joined."""
+    return np.concatenate([view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
+
+
 def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
     """Whether the reader keeps each row of features (uint8) for a second look, as ``cards.read_corners``
     does: read surely, or surely an index corner."""
     from vision.cards import first_read, kept
 
-    keep = []
-    for start in range(0, len(x), 8192):
-        _, _, sure, index = first_read(*net.predict(x[start:start + 8192].astype(np.float32) / 255))
-        keep.append(kept(sure, index))
-    return np.concatenate(keep)
-
-
-def _sliced(view: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
-    """``view`` of many rows, 65536 at a time (so its float intermediates stay small), joined."""
-    return np.concatenate([view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
+    return _sliced(lambda part: kept(*first_read(*net.predict(part.astype(np.float32) / 255))[2:]), x)
 
 
 def coarse_view(x: np.ndarray) -> np.ndarray:

@@ -25,8 +25,9 @@ def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndar
     planes = corners.Planes(image)
     found = corners.candidates(planes)
     x = corners.features(planes, found)
-    glanced = glanced_mask(glyphs.load(), planes, found)
-    return found, (x * 255).round().astype(np.uint8), glanced, glanced & glyphs.load().passes(x)
+    reader = glyphs.load()
+    glanced = glanced_mask(reader, planes, found)
+    return found, (x * 255).round().astype(np.uint8), glanced, glanced & reader.passes(x)
 
 
 def glanced_mask(reader: glyphs.Reader, planes: corners.Planes, found: corners.Candidates) -> np.ndarray:

@@ -57,7 +57,7 @@ from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the
 The committed reader was made in three runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; its screen and looks (strides 3 and 2, the
 default ``--looks``) were refitted after, against that reader, from the second run's samples, and its
-expert fitted last (about 20 minutes on 2 threads):
+expert fitted last (14 epochs, about 30 minutes on 2 threads):
 
     python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
@@ -65,7 +65,7 @@ expert fitted last (about 20 minutes on 2 threads):
     python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
         --init DIR/reader-0-12000.pt --screen-from SECOND/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
-    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 8 --expert
+    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
 """
 
 from __future__ import annotations

@@ -259,8 +259,7 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     Two corners are one card's when they face opposite ways and each lies across the card's body from
     the other: along the card's axis (the mean of the two "down"s, so a tilted "10" does not skew it)
     the offset between them points down and right, about as far as the card's median geometry puts
-    its opposite corner, both corners at a like scale. Pairs are taken best first (nearest the
-    expected offset). The card is then between them, and it is what they read: one read and one
+    its opposite corner, both corners at a like scale. Pairs are taken best first (``_corner_pairs``). The card is then between them, and it is what they read: one read and one
     unknown make the read card; two different reads make an unknown card, never a guess. A lone corner
     places its card by the median proportions of card designs."""
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
@@ -305,7 +304,12 @@ def _in_proportion(found: list[Corner]) -> list[Corner]:
 
 def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> list[tuple[float, int, int]]:
     """The pairs (i < j) of corners that may be one card's (see ``_assemble``), best first, each with how
-    far it is from the expected offset; all pairs at once (a busy table has dozens of corners)."""
+    far it is from the expected offset; all pairs at once (a busy table has dozens of corners).
+
+    Best is nearest the expected offset, except that pairs whose corners both read the same card come
+    before all the others: in a grid of cards whose indices are large for their size, a corner two rows
+    away can lie nearer the median card's offset than its own card's corner does, and taken first it
+    would make two read cards one unknown."""
     if len(found) < 2:
         return []
     rank = np.array([c.rank for c in found], np.float32)
@@ -325,7 +329,12 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
         slant = across / along
     ok = (along > 0.4 * height) & (along < 1.4 * height) & (slant > 0.3) & (slant < 1.2)
     score = np.abs(along / (2 * cy) - 1) + np.abs(slant - cx / cy)
-    return sorted(zip(score[ok].tolist(), i[ok].tolist(), j[ok].tolist(), strict=True))
+
+    def best(pair: tuple[float, int, int]) -> tuple[bool, float]:  # read as one card first, then the nearest
+        _, a, b = pair
+        return found[a].card is None or found[a].card != found[b].card, pair[0]
+
+    return sorted(zip(score[ok].tolist(), i[ok].tolist(), j[ok].tolist(), strict=True), key=best)
 
 
 def _one_per_card(sightings: list[CardSighting]) -> list[CardSighting]:

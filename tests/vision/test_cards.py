@@ -15,7 +15,7 @@ import pytest
 
 from scoring.cards import Card, Rank
 from vision import render
-from vision.cards import Corner, _assemble, read_cards
+from vision.cards import Corner, _assemble, _corner_pairs, read_cards
 from vision.observations import CardSighting
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-pinochle-ranks" / "images"
@@ -190,6 +190,18 @@ def test_corners_pair_with_their_own_card_first() -> None:
     assert sorted(s.code for s in seen) == ["9D", "9S"]
 
 
+def test_corners_read_as_one_card_pair_before_nearer_ones() -> None:
+    # synthetic benchmark table 96: cards in a grid, their indices large for their size, so that a card's
+    # top corner lies nearer the median offset from the bottom corner of the card below it than from its own
+    top = corner("KS", (0, 0), (0, 1), 10)
+    own, below = corner("KS", (28.8, 39.6), (0, -1), 10), corner("TC", (52.8, 72.6), (0, -1), 10)
+    geometry = {"centre_x": 2.4, "centre_y": 3.3, "card_height": 8.6}
+    assert [p[1:] for p in _corner_pairs([top, own, below], 2.4, 3.3, 8.6)] == [(0, 1), (0, 2)]
+    seen = _assemble([top, below, own], geometry)
+    assert sorted(s.code for s in seen) == ["KS", "TC"]
+    assert next(s for s in seen if s.code == "KS").center == pytest.approx((14.4, 19.8))  # between its corners
+
+
 def test_a_card_read_at_both_corners_but_unpaired_is_reported_once() -> None:
     # both corners upright (one read the wrong way round cannot pair), each placing the card near the other
     seen = _assemble([corner("QC", (100, 100), (0, 1), 10), corner("QC", (110, 130), (0, 1), 10),
@@ -200,7 +212,7 @@ def test_a_card_read_at_both_corners_but_unpaired_is_reported_once() -> None:
 def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
     """``_corner_pairs`` tries all pairs of corners at once: the same pairs, scores and order as trying each
     pair in turn (opposite directions, like scales, the offset down and right of the expected length)."""
-    from vision.cards import _corner_pairs, _right
+    from vision.cards import _right
     rng = np.random.default_rng(6)
     cx, cy, height = 0.9, 1.0, 3.0
     found = []

@@ -259,9 +259,10 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     Two corners are one card's when they face opposite ways and each lies across the card's body from
     the other: along the card's axis (the mean of the two "down"s, so a tilted "10" does not skew it)
     the offset between them points down and right, about as far as the card's median geometry puts
-    its opposite corner, both corners at a like scale. Pairs are taken best first (``_corner_pairs``). The card is then between them, and it is what they read: one read and one
-    unknown make the read card; two different reads make an unknown card, never a guess. A lone corner
-    places its card by the median proportions of card designs."""
+    its opposite corner, both corners at a like scale. Pairs are taken best first (``_corner_pairs``).
+    The card is then between them, and it is what they read: one read and one unknown make the read
+    card; two different reads make an unknown card, never a guess. A lone corner places its card by the
+    median proportions of card designs."""
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
     found = _in_proportion(found)
     partner: dict[int, int] = {}
@@ -332,7 +333,7 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
 
     def best(pair: tuple[float, int, int]) -> tuple[bool, float]:  # read as one card first, then the nearest
         _, a, b = pair
-        return found[a].card is None or found[a].card != found[b].card, pair[0]
+        return (found[a].card is None or found[a].card != found[b].card), pair[0]
 
     return sorted(zip(score[ok].tolist(), i[ok].tolist(), j[ok].tolist(), strict=True), key=best)
 

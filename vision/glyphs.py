@@ -243,10 +243,11 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
 
 @cache
 def load(path: Path = MODEL) -> Reader:
-    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx`` and ``.expert.onnx``)."""
-    for part in (path, path.with_suffix(".onnx"), expert_path(path)):
+    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx`` and ``.expert.onnx``);
+    a missing file is named with the ``vision.train`` run that makes it (the expert's is a run of its own)."""
+    for part, run in ((path, ""), (path.with_suffix(".onnx"), ""), (expert_path(path), f" --expert --out {path}")):
         if not part.exists():
-            raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train")
+            raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train{run}")
     with np.load(path) as data:
         return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
                       {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path), ConvNet(expert_path(path)))

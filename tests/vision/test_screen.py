@@ -9,6 +9,7 @@ Figures of the whole pipeline live in ``benchmarks/card_vision.py``; this pins t
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from pathlib import Path
 
@@ -113,6 +114,15 @@ def networks_beside(path: Path) -> None:
     """Copies the committed reader and expert beside a model file saved at ``path``."""
     shutil.copy(glyphs.MODEL.with_suffix(".onnx"), path.with_suffix(".onnx"))
     shutil.copy(glyphs.expert_path(glyphs.MODEL), glyphs.expert_path(path))
+
+
+def test_a_model_without_its_expert_names_the_run_that_fits_it(tmp_path: Path) -> None:
+    """A model file and reader fitted but no expert yet (``vision.train`` fits it in a run of its own)."""
+    path = tmp_path / "m.npz"
+    shutil.copy(glyphs.MODEL, path)
+    shutil.copy(glyphs.MODEL.with_suffix(".onnx"), path.with_suffix(".onnx"))
+    with pytest.raises(FileNotFoundError, match=re.escape(f"m.expert.onnx is missing: run python -m vision.train --expert --out {path}")):
+        glyphs.load(path)
 
 
 def test_looks_are_saved_and_read_back_and_a_model_from_before_the_looks_is_refused(tmp_path: Path) -> None:

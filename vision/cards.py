@@ -86,7 +86,7 @@ class Corner:
     rank: np.ndarray  # rank mark centre
     down: np.ndarray  # unit vector along the card, top to bottom
     scale: float  # rank-to-suit distance in pixels
-    p_rank: np.ndarray | None = None  # the reader's rank probabilities, one row per read (first, re-reads)
+    p_rank: np.ndarray | None = None  # rank probabilities, one row per read (first, re-reads); the expert's if asked
     p_suit: np.ndarray | None = None  # and its suit probabilities
 
 
@@ -150,10 +150,11 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         reads[again, 1:] = p  # corner, read, class
     sure = least_sure(reads_rank, reads_suit, rank_k, suit_k)
     index = glyphs.index_share(reads_rank, reads_suit).min(axis=1)
-    # a corner surely an index but not read surely is read by the expert, if it reads it at every framing
+    # a corner surely an index but not read surely is read by the expert, if it reads it at every framing;
+    # either way the expert's reads stand for the reader's there (for ``_pooled``)
     unread = np.nonzero((sure < READ_SURE) & (index >= INDEX_SURE))[0]
     if reader.expert is not None and len(unread):
-        e_rank_k, e_suit_k, e_sure = expert_read(reader.expert, framed[unread])
+        e_rank_k, e_suit_k, e_sure, reads_rank[unread], reads_suit[unread] = expert_read(reader.expert, framed[unread])
         read = e_sure >= EXPERT_SURE
         now_read = unread[read]
         rank_k[now_read], suit_k[now_read], sure[now_read] = e_rank_k[read], e_suit_k[read], e_sure[read]
@@ -217,16 +218,14 @@ def _reads(net: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, np.ndar
     return p_rank, p_suit
 
 
-def expert_read(expert: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def expert_read(expert: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, ...]:
     """The expert's rank and suit (head indices, of its first read) of each corner from its feature rows at
-    each framing (corner, framing, feature), and how surely: at its least sure framing. The other framings
-    are read only where the first is at least ``EXPERT_SURE`` (elsewhere the corner stays unread anyway)."""
-    p_rank, p_suit = _reads(expert, framed[:, :1])
-    rank_k, suit_k, sure, _ = first_read(p_rank[:, 0], p_suit[:, 0])
-    again = np.nonzero(sure >= EXPERT_SURE)[0]
-    if len(again):
-        sure[again] = np.minimum(sure[again], least_sure(*_reads(expert, framed[again, 1:]), rank_k[again], suit_k[again]))
-    return rank_k, suit_k, sure
+    each framing (corner, framing, feature), how surely (at its least sure framing), and its rank and suit
+    probabilities (corner, framing, class): they stand for the reader's in the corner it was asked about,
+    so two such corners of one card are pooled (``_pooled``) from the surer reader's reads."""
+    p_rank, p_suit = _reads(expert, framed)
+    rank_k, suit_k, _, _ = first_read(p_rank[:, 0], p_suit[:, 0])
+    return rank_k, suit_k, least_sure(p_rank, p_suit, rank_k, suit_k), p_rank, p_suit
 
 
 def least_sure(reads_rank: np.ndarray, reads_suit: np.ndarray, rank_k: np.ndarray, suit_k: np.ndarray) -> np.ndarray:
@@ -383,7 +382,8 @@ def _pooled(a: Corner, b: Corner) -> tuple[Card | None, float]:
     and blur both corners share, so they repeat at both and pooling them would guess. Measured on the pairs
     of unread corners of 720 held-out synthetic tables and the real photos: no pooled rank read wrong above
     a mean of 0.54, while pooled suits read wrong up to 0.74; with this rule no more cards are read wrong
-    there, nor on 400 hard synthetic tables.
+    there, nor on 400 hard synthetic tables. Where the expert was asked about a corner, its reads stand for
+    the reader's: on 1,000 validation tables that reads 4 more cards, none wrong, and 2 more real photos.
 
     >>> def unread(rank: list[float], suit: list[float]) -> Corner:
     ...     reads = np.zeros((3, glyphs.NOT_INDEX_RANK + 1)), np.zeros((3, glyphs.NOT_INDEX_SUIT + 1))

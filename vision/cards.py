@@ -264,9 +264,12 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     its opposite corner, both corners at a like scale. Pairs are taken best first (``_corner_pairs``).
     The card is then between them, and it is what they read: one read and one unknown make the read
     card; two different reads make an unknown card, never a guess. A lone corner places its card by the
-    median proportions of card designs."""
+    median proportions of card designs; a lone unknown corner at the size of the frame's read corners (the
+    median), when there are any: the pair it was found as may be a rank with a piece of its suit, nearer
+    than the whole suit, and the card drawn from it would miss its own."""
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
     found = _in_proportion(found)
+    read_scales = [c.scale for c in found if c.card is not None]
     partner: dict[int, int] = {}
     for _, i, j in _corner_pairs(found, cx, cy, height):
         if i not in partner and j not in partner:
@@ -279,8 +282,9 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
         j = partner.get(i)
         if j is None:
             card, confidence = c.card, c.confidence
-            centre = c.rank + c.scale * (cx * _right(c.down) + cy * c.down)
-            size = height * c.scale
+            scale = c.scale if card is not None or not read_scales else float(np.median(read_scales))
+            centre = c.rank + scale * (cx * _right(c.down) + cy * c.down)
+            size = height * scale
         else:
             done.add(j)
             other = found[j]

@@ -202,6 +202,21 @@ def test_corners_read_as_one_card_pair_before_nearer_ones() -> None:
     assert next(s for s in seen if s.code == "KS").center == pytest.approx((14.4, 19.8))  # between its corners
 
 
+def test_a_lone_unknown_corner_is_drawn_at_the_size_of_the_read_ones() -> None:
+    # validation table 80: a queen's corner found as its rank with a piece of its suit, at 9.4 where the
+    # table's read indices are about 15, drew the unknown card off its own
+    read = [corner("9S", (100, 100), (0, 1), 15), corner("TD", (400, 100), (0, 1), 14), corner("2C", (700, 100), (0, 1), 16)]
+    small = corner(None, (100, 400), (0, 1), 9.4)
+    unknown = next(s for s in _assemble([*read, small], GEOMETRY) if s.card is None)
+    assert unknown.center == pytest.approx((100 + 15 * 2.46, 400 + 15 * 3.36), abs=1e-3)
+    assert np.hypot(*np.subtract(unknown.outline[3], unknown.outline[0])) == pytest.approx(15 * 8.61, abs=1e-3)
+    # a lone read corner keeps its own size, and so does an unknown on a table with nothing read
+    nine = next(s for s in _assemble([*read, small], GEOMETRY) if s.code == "9S")
+    assert nine.center == pytest.approx((100 + 15 * 2.46, 100 + 15 * 3.36), abs=1e-3)
+    alone = _assemble([small], GEOMETRY)[0]
+    assert alone.center == pytest.approx((100 + 9.4 * 2.46, 400 + 9.4 * 3.36), abs=1e-3)
+
+
 def test_a_card_read_at_both_corners_but_unpaired_is_reported_once() -> None:
     # both corners upright (one read the wrong way round cannot pair), each placing the card near the other
     seen = _assemble([corner("QC", (100, 100), (0, 1), 10), corner("QC", (110, 130), (0, 1), 10),

@@ -225,7 +225,7 @@ def expert_read(expert: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray,
     """The expert's rank and suit (head indices, of its first read) of each corner from its feature rows at
     each framing (corner, framing, feature), how surely (at its least sure framing), and its rank and suit
     probabilities (corner, framing, class): they stand for the reader's in the corner it was asked about,
-    so two such corners of one card are pooled (``_pooled``) from the surer reader's reads."""
+    so two such corners of one card are pooled (``_pooled``) from the expert's reads."""
     p_rank, p_suit = _reads(expert, framed)
     rank_k, suit_k, _, _ = first_read(p_rank[:, 0], p_suit[:, 0])
     return rank_k, suit_k, least_sure(p_rank, p_suit, rank_k, suit_k), p_rank, p_suit

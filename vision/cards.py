@@ -270,6 +270,7 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     cx, cy, height = geometry["centre_x"], geometry["centre_y"], geometry["card_height"]
     found = _in_proportion(found)
     read_scales = [c.scale for c in found if c.card is not None]
+    unknown_scale = float(np.median(read_scales)) if read_scales else None  # a lone unknown corner's
     partner: dict[int, int] = {}
     for _, i, j in _corner_pairs(found, cx, cy, height):
         if i not in partner and j not in partner:
@@ -282,7 +283,7 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
         j = partner.get(i)
         if j is None:
             card, confidence = c.card, c.confidence
-            scale = c.scale if card is not None or not read_scales else float(np.median(read_scales))
+            scale = c.scale if card is not None or unknown_scale is None else unknown_scale
             centre = c.rank + scale * (cx * _right(c.down) + cy * c.down)
             size = height * scale
         else:

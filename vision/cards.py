@@ -11,7 +11,8 @@ corner is visible: alone, fanned, overlapped in a meld, at any angle.
    it holds, just as surely, when the patch is re-sampled a little larger and turned one way, and
    smaller and turned the other (a glyph unlike any the network learned rarely survives that), unless
    the first read is all but certain (``FIRM``);
-3. repeated reads of one corner are merged (if they disagree, the corner is unknown); a "corner" far
+3. repeated reads of one corner are merged (if they disagree, the corner is unknown); an unknown corner
+   whose suit pip is a read corner's is that pip paired with another mark, and is dropped; a "corner" far
    larger than every read index elsewhere in the frame is a card's big pips or print, and is dropped;
    the two corners of one card (opposite directions, across the card's diagonal) are merged into one
    sighting (if they read different cards, the card is unknown; if neither is read surely alone, their
@@ -71,6 +72,9 @@ corners of one card); the big pips of a card (or a newspaper's headline) read as
 times it. The cost: a jumbo-index card on a table of small-index ones is dropped too (the synthetic
 tables mix two designs: 4 of 2,940 read cards on 600 held-out tables and 3 of 1,842 on 400 hard ones,
 each placed far off by its oversized index anyway, against 2 and 3 phantoms gone)."""
+SHARED_PIP = 0.25
+"""An unknown corner whose suit mark lies within this share of its scale of a read corner's suit mark is that
+read index's pip paired with some other mark (a big pip, a hidden rank): one pip belongs to one index."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
@@ -182,7 +186,21 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         elif index[i] >= INDEX_SURE:
             out.append(Corner(None, float(index[i]), found.rank[i], found.down[i], float(found.scale[i]),
                               reads_rank[i], reads_suit[i], float(sure_at[i])))
-    return out
+    return _own_pips(out)
+
+
+def _own_pips(found: list[Corner]) -> list[Corner]:
+    """The corners but the unknown ones whose suit mark is a read corner's (see ``SHARED_PIP``).
+
+    >>> up, left = np.array([0.0, 1.0]), np.array([-1.0, 0.0])
+    >>> nine = Corner(Card.parse("9H"), 0.99, np.array([0.0, 0.0]), up, 20.0)
+    >>> stray, own = Corner(None, 0.95, np.array([20.0, 20.0]), left, 20.0), Corner(None, 0.95, np.array([50.0, 0.0]), up, 20.0)
+    >>> [c.confidence for c in _own_pips([nine, stray, own])], len(_own_pips([stray]))  # stray's pip is the nine's
+    ([0.99, 0.95], 1)
+    """
+    pips = np.array([c.rank + c.scale * c.down for c in found if c.card is not None]).reshape(-1, 2)
+    return [c for c in found if c.card is not None or not len(pips)
+            or np.hypot(*(pips - (c.rank + c.scale * c.down)).T).min() >= SHARED_PIP * c.scale]
 
 
 def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:

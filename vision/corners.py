@@ -4,8 +4,8 @@ A card's index corner is a rank glyph with its suit pip just below it, both prin
 module finds every such pair in a frame without first finding card outlines, so cards fanned or
 overlapped until only a corner shows are found like lone cards:
 
-1. ink: pixels much darker than the nearby paper in the darkest colour channel (red ink is as dark
-   there as black ink), split into connected marks;
+1. ink: pixels in the darkest colour channel (red ink is as dark there as black ink) well on the way from
+   the brightest paper nearby toward the darkest ink nearby, split into connected marks;
 2. keep marks of a glyph's size whose surroundings are mostly paper (bright, colourless, smooth);
 3. pair each mark with its nearest few marks of a suit pip's size: the pair's axis is the card's
    "down", their distance its scale;
@@ -49,7 +49,8 @@ _CONTEXT = np.stack(np.meshgrid(*[-2.0 + (np.arange(CONTEXT) + 0.5) / CONTEXT * 
                     axis=-1).reshape(-1, 2)
 _MARK_ROWS = slice(round((-0.6 - TOP) / (BOTTOM - TOP) * PATCH_H), round((0.6 - TOP) / (BOTTOM - TOP) * PATCH_H))
 _MARK_COLS = slice(round((-0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W), round((0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W))
-INK_SHARES = (0.5, 0.7, 0.82)  # ink is darker than one of these shares of the brightest paper nearby
+INK_DEPTHS = (0.65, 0.3)  # ink lies this share of the way from the paper nearby to the darkest ink nearby
+LEAST_SPREAD = 0.3  # the paper-to-ink spread measured against, as a share of the paper's brightness at least
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark
@@ -155,19 +156,19 @@ def white_gains(frame: np.ndarray, lo: np.ndarray) -> tuple[float, float, float]
 def candidates(frame: np.ndarray | Planes) -> Candidates:
     """All rank-over-suit pairs that could be an index corner in a BGR frame.
 
-    Marks are cut at several ink levels (``INK_SHARES``): the strictest separates a rank from a suit
-    or a picture frame it touches once blurred, the loosest finds faint red strokes; a pair found at
-    several levels is kept once. Each level's marks are also paired with the next stricter level's (see
-    ``_nearest_partners``): a rank's thin strokes may hold together only at a looser level than its solid
-    suit pip, which there has already run into a neighbouring pip or the card's edge."""
+    Marks are cut at two ink levels (``INK_DEPTHS``, see ``ink_depth``): the stricter separates a rank from a
+    suit or a picture frame it touches once blurred, the looser holds thin or faint strokes together; a pair
+    found at both levels is kept once. Each looser mark is also paired with the stricter level's marks (see
+    ``_nearest_partners``): a rank's thin strokes may hold together only at the looser level, where its
+    solid suit pip has already run into a neighbouring pip or the card's edge."""
     planes = frame if isinstance(frame, Planes) else Planes(frame)
     lo = planes.lo
     paper = paper_mask(planes)
     near_paper = cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
-    darkness = cv2.divide(lo, paper_level(lo), scale=255)  # 255 is as bright as the paper nearby
+    depth = ink_depth(lo)
     paper_sums = cv2.integral(paper)
-    marks = [_marks(cv2.bitwise_and(cv2.compare(darkness, 255 * share, cv2.CMP_LT), near_paper), paper_sums)
-             for share in INK_SHARES]
+    marks = [_marks(cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper), paper_sums)
+             for share in INK_DEPTHS]
     parts = [_nearest_partners(*level) for level in marks]
     parts += [_nearest_partners(*looser, partners=stricter) for stricter, looser in zip(marks, marks[1:], strict=False)]
     found = Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
@@ -299,12 +300,25 @@ def _distinct(found: Candidates) -> np.ndarray:
     return np.flatnonzero(keep)
 
 
-def paper_level(lo: np.ndarray) -> np.ndarray:
-    """The brightest paper within a few glyphs' reach of each pixel (ink is measured against it, not
-    against the local mean, so the narrow gaps between a corner pip and a big pip stay paper)."""
+def ink_depth(lo: np.ndarray) -> np.ndarray:
+    """How far each pixel of the darkest channel lies from the brightest paper within a few glyphs' reach
+    toward the darkest ink there (0 as bright as the paper, 255 as dark as the ink), measured against a
+    spread of at least ``LEAST_SPREAD`` of the paper's brightness (so where there is no ink nearby, the
+    paper's own grain is not ink). Against the paper nearby, not the local mean, so the narrow gaps
+    between a corner pip and a big pip stay paper; against the ink nearby, so a faint pink or grey index
+    is cut at the same depth as a black one.
+
+    >>> lo = np.full((64, 64), 240, np.uint8)
+    >>> lo[20:40, 10:14], lo[20:40, 40:44] = 20, 200  # a black stroke and a faint one (ink at the looser level)
+    >>> depth = ink_depth(lo)
+    >>> int(depth[30, 12]), int(depth[30, 42]), int(depth[5, 5])
+    (255, 142, 0)
+    """
     h, w = lo.shape
-    small = cv2.resize(lo, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    return cv2.resize(cv2.dilate(small, np.ones((5, 5), np.uint8)), (w, h), interpolation=cv2.INTER_LINEAR)
+    small, kernel = cv2.resize(lo, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA), np.ones((5, 5), np.uint8)
+    paper, ink = (cv2.resize(near(small, kernel), (w, h), interpolation=cv2.INTER_LINEAR) for near in (cv2.dilate, cv2.erode))
+    spread = cv2.max(cv2.subtract(paper, ink), _times(paper, LEAST_SPREAD))
+    return cv2.divide(cv2.subtract(paper, lo), spread, scale=255)
 
 
 def paper_mask(planes: Planes) -> np.ndarray:

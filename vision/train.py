@@ -54,10 +54,13 @@ from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the
 ``--out`` against its reader, which is left untouched, from the same samples: no PyTorch reader training),
 ``--expert`` (fit only the expert of the model at ``--out``, from the same samples).
 
-The committed reader was made in three runs, each going on from the one before's reader: the second on
-twice the scenes, the third on those and as many hard scenes; its screen and looks (strides 3 and 2, the
-default ``--looks``) were refitted after, against that reader, from the second run's samples, and its
-expert fitted last (14 epochs, about 30 minutes on 2 threads):
+The committed reader was made in four runs, each going on from the one before's reader: the second on
+twice the scenes, the third on those and as many hard scenes; the screen and looks (strides 3 and 2, the
+default ``--looks``) were refitted after, against that reader, from the second run's samples, and the
+expert fitted (14 epochs, about 30 minutes on 2 threads). All of that was on samples the finder proposed
+when it cut marks at three fixed shares of the paper's brightness (before commit 437e242); the fourth run
+went on from the third's reader on samples of the present finder (``corners.ink_depth``), in a new cache
+DIR2, and refitted the screen and looks after it (the expert was kept):
 
     python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
@@ -66,6 +69,8 @@ expert fitted last (14 epochs, about 30 minutes on 2 threads):
         --init DIR/reader-0-12000.pt --screen-from SECOND/index_reader.npz
     python -m vision.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
     python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
+    python -m vision.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
+        --max-lr 1e-3 --init DIR/reader-0-12000-12000hard.pt
 """
 
 from __future__ import annotations

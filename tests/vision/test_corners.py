@@ -95,8 +95,7 @@ def test_a_coloured_table_alone_is_not_taken_for_tinted_paper() -> None:
 
 def test_one_pair_found_at_several_ink_levels_is_kept_once() -> None:
     found = corners.candidates(index_on_paper((20, 20, 20))[0])
-    suit = found.rank + found.down * found.scale[:, None]
-    pairs = {(round(r[0] / 3), round(r[1] / 3), round(s[0] / 3), round(s[1] / 3)) for r, s in zip(found.rank, suit, strict=True)}
+    pairs = {(round(r[0] / 3), round(r[1] / 3), round(s[0] / 3), round(s[1] / 3)) for r, s in zip(found.rank, found.suit, strict=True)}
     assert len(pairs) == len(found)
 
 
@@ -200,8 +199,7 @@ def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:
     found = corners.Candidates(rng.uniform(-30, 300, (n, 2)).astype(np.float32), rng.normal(size=(n, 2)).astype(np.float32),
                                rng.uniform(2, 90, n).astype(np.float32))
     found = found[np.concatenate([np.arange(n), rng.integers(0, n, 200)])]  # repeats, suits off the frame too
-    suit = found.rank + found.down * found.scale[:, None]
-    cells = np.floor(np.hstack([found.rank, suit]) / 3).astype(int)
+    cells = np.floor(np.hstack([found.rank, found.suit]) / 3).astype(int)
     first = sorted({tuple(c): i for i, c in reversed(list(enumerate(cells.tolist())))}.values())
     assert corners._distinct(found).tolist() == first
     assert len(corners._distinct(found[np.zeros(0, int)])) == 0

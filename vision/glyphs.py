@@ -101,8 +101,24 @@ class Screen:
     def read(data: Any, prefix: str = "") -> Screen:
         """The screen from arrays named as ``arrays`` names them (an ``np.load`` of a saved model)."""
         layers = sum(1 for k in data if k.startswith(prefix + "w"))
-        return Screen([data[f"{prefix}w{k}"].astype(np.float32) for k in range(layers)],
-                      [data[f"{prefix}b{k}"].astype(np.float32) for k in range(layers)])
+        return Screen([_flushed(data[f"{prefix}w{k}"]) for k in range(layers)],
+                      [_flushed(data[f"{prefix}b{k}"]) for k in range(layers)])
+
+
+TINY_WEIGHT = 1e-12
+"""Weights smaller than this are read as zero. The weight decay in training leaves the weights of inputs that
+never vary (about two thirds of the screens' weights) as subnormal floats, which x86 CPUs multiply through a slow
+path: with them, the looks and screen took 60% of a frame here (a glance of 3,000 rows 59 ms instead of 0.6).
+Together they change no logit by more than 1e-9."""
+
+
+def _flushed(weights: np.ndarray) -> np.ndarray:
+    """The weights as float32, those under ``TINY_WEIGHT`` zero.
+
+    >>> _flushed(np.array([0.5, -3e-41, 1e-13, 0.25])).tolist()
+    [0.5, 0.0, 0.0, 0.25]
+    """
+    return np.where(np.abs(weights) < TINY_WEIGHT, 0, weights).astype(np.float32)
 
 
 CONV_INPUTS = ("ink", "red", "around")

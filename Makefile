@@ -36,7 +36,15 @@ system-packages:
 	@$(PY) -c 'import cv2' 2>/dev/null || { echo "OpenCV cannot load: install the system packages \
 	$(CV_PACKAGES) (sudo apt-get install $(CV_PACKAGES))"; exit 1; }
 
-# The benchmarks measure other projects' scorers beside ours: `make bench-setup` installs them.
-.PHONY: bench-setup
-bench-setup: $(STAMP)
+# The benchmarks measure other projects' scorers beside ours, and the card-vision benchmark and training render
+# card faces in system fonts: `make bench-setup` installs both (the fonts when we may: root with apt-get).
+FONT_PACKAGES := fonts-dejavu-core fonts-freefont-ttf fonts-liberation fonts-urw-base35
+.PHONY: bench-setup fonts
+bench-setup: $(STAMP) fonts
 	$(PY) -m pip install --quiet -e '.[dev,bench]'
+
+fonts:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing the fonts card faces are rendered in: $(FONT_PACKAGES)"; \
+	  apt-get update -qq && apt-get install -y -qq $(FONT_PACKAGES) >/dev/null; \
+	else echo "card faces are rendered in the fonts of: $(FONT_PACKAGES) (sudo apt-get install them)"; fi

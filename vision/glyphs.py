@@ -79,10 +79,15 @@ def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Screen:
     """The screen: ReLU layers (``weights[k]``, ``biases[k]``) and a last layer giving one logit, that the
-    row is an index corner the reader would keep."""
+    row is an index corner the reader would keep. Its weights are kept as float32, those under ``TINY_WEIGHT``
+    as zero."""
 
     weights: list[np.ndarray]
     biases: list[np.ndarray]
+
+    def __post_init__(self) -> None:
+        for name in ("weights", "biases"):
+            object.__setattr__(self, name, [_flushed(v) for v in getattr(self, name)])
 
     def index(self, x: np.ndarray) -> np.ndarray:
         """How surely each row of ``screen_view`` inputs (floats 0..1) is an index corner, 0..1."""
@@ -101,8 +106,23 @@ class Screen:
     def read(data: Any, prefix: str = "") -> Screen:
         """The screen from arrays named as ``arrays`` names them (an ``np.load`` of a saved model)."""
         layers = sum(1 for k in data if k.startswith(prefix + "w"))
-        return Screen([data[f"{prefix}w{k}"].astype(np.float32) for k in range(layers)],
-                      [data[f"{prefix}b{k}"].astype(np.float32) for k in range(layers)])
+        return Screen([data[f"{prefix}w{k}"] for k in range(layers)], [data[f"{prefix}b{k}"] for k in range(layers)])
+
+
+TINY_WEIGHT = 1e-12
+"""Screen weights smaller than this are zero. The weight decay in training leaves the weights of inputs that
+never vary (about two thirds of the screens' weights) as subnormal floats, which x86 CPUs multiply through a slow
+path: with them, the looks and screen took 60% of a frame here (a glance of 3,000 rows 59 ms instead of 0.6).
+Together they change no logit by more than 1e-9."""
+
+
+def _flushed(weights: np.ndarray) -> np.ndarray:
+    """The weights as float32, those under ``TINY_WEIGHT`` zero.
+
+    >>> _flushed(np.array([0.5, -3e-41, 1e-13, 0.25])).tolist()
+    [0.5, 0.0, 0.0, 0.25]
+    """
+    return np.where(np.abs(weights) < TINY_WEIGHT, 0, weights).astype(np.float32)
 
 
 CONV_INPUTS = ("ink", "red", "around")

@@ -81,7 +81,8 @@ def available(names: tuple[str, ...]) -> list[str]:
     """The fonts of ``names`` installed here (training needs at least one)."""
     found = [name for name in names if font_path(name)]
     if not found:
-        raise RuntimeError(f"none of the fonts {', '.join(names)} is installed (try fonts-dejavu-core)")
+        raise RuntimeError(f"none of the fonts {', '.join(names)} is installed: make fonts installs them "
+                           "(fonts-dejavu-core fonts-freefont-ttf fonts-liberation fonts-urw-base35)")
     return found
 
 

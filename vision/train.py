@@ -211,8 +211,8 @@ def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], 
             optimiser.step()
             total += loss.item() * len(idx)
         print(f"screen epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f} ({time.time() - started:.0f} s)", flush=True)
-    return glyphs.Screen([m.weight.detach().numpy().T.copy() for m in linear],
-                         [m.bias.detach().numpy().copy() for m in linear])
+    return glyphs.Screen([m.weight.detach().numpy().T for m in linear],
+                         [m.bias.detach().numpy() for m in linear])
 
 
 def screen_targets(net: glyphs.ConvNet, part: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

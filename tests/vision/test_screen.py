@@ -191,3 +191,14 @@ def test_every_look_is_fitted_finest_first_each_keeping_what_the_finer_stages_ke
         through &= passed
     with pytest.raises(SystemExit, match="coarsest first"):
         train.fit_looks(data, check, (positive, np.ones(600, bool)), kept, argparse.Namespace(**{**vars(args), "looks": (2, 3)}))
+
+
+def test_the_committed_screens_are_read_without_subnormal_weights() -> None:
+    """Their file holds thousands (weight decay shrinks unused weights toward zero), and x86 CPUs multiply a
+    subnormal float through a slow path: left in, they made a busy frame's screening many times slower."""
+    reader = glyphs.load()
+    with np.load(glyphs.MODEL) as data:
+        assert (np.abs(data["screen_w0"]) < np.finfo(np.float32).tiny).any()  # what the reading must flush
+    for screen in (reader.screen, *(look.screen for look in reader.looks)):
+        for w in (*screen.weights, *screen.biases):
+            assert w.dtype == np.float32 and not ((w != 0) & (np.abs(w) < glyphs.TINY_WEIGHT)).any()

@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@$(PY) -c 'import cv2' 2>/dev/null || $(MAKE) --no-print-directory system-packages
+	@$(PY) -c 'from vision import render; render.available(render.RANK_FONTS)' 2>/dev/null \
+	  || $(MAKE) --no-print-directory fonts
 	@rm -f $(VENV)/.installed-* && touch $@
 
 demo: $(STAMP)

@@ -111,7 +111,7 @@ class Screen:
 
 TINY_WEIGHT = 1e-12
 """Screen weights smaller than this are zero. The weight decay in training leaves the weights of inputs that
-never vary (about two thirds of the screens' weights) as subnormal floats, which x86 CPUs multiply through a slow
+never vary (about two thirds of the screens' weights) as subnormal floats, which many x86 CPUs multiply through a slow
 path: with them, the looks and screen took 60% of a frame here (a glance of 3,000 rows 59 ms instead of 0.6).
 Together they change no logit by more than 1e-9."""
 

@@ -194,7 +194,7 @@ def test_every_look_is_fitted_finest_first_each_keeping_what_the_finer_stages_ke
 
 
 def test_the_committed_screens_are_read_without_subnormal_weights() -> None:
-    """Their file holds thousands (weight decay shrinks unused weights toward zero), and x86 CPUs multiply a
+    """Their file holds thousands (weight decay shrinks unused weights toward zero), and many x86 CPUs multiply a
     subnormal float through a slow path: left in, they made a busy frame's screening many times slower."""
     reader = glyphs.load()
     with np.load(glyphs.MODEL) as data:

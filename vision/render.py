@@ -82,7 +82,7 @@ def available(names: tuple[str, ...]) -> list[str]:
     found = [name for name in names if font_path(name)]
     if not found:
         raise RuntimeError(f"none of the fonts {', '.join(names)} is installed: make fonts installs them "
-                           "(fonts-dejavu-core fonts-freefont-ttf fonts-liberation fonts-urw-base35)")
+                           "(the Makefile's FONT_PACKAGES names the Debian packages)")
     return found
 
 

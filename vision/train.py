@@ -42,17 +42,20 @@ Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores kee
     python -m venv /tmp/train-venv && /tmp/train-venv/bin/pip install -e '.[train]'
     nice -n 19 /tmp/train-venv/bin/python -m vision.train --cache /tmp/card-samples
 
-Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epochs`` (16),
-``--screen-hidden`` (64,32: the screen's ReLU layers), ``--looks`` (3,2: the looks' strides, coarsest first),
-``--prescreen-hidden`` (64: each look's ReLU layer), ``--screen-epochs`` (12), ``--seed``, ``--jobs`` (2, scene rendering),
-``--threads`` (2, PyTorch: the reader; the screen is fitted on one), ``--cache DIR`` (keep the rendered samples there; a later run with the same seed and
-scenes reuses them, and the reader's PyTorch weights are saved there as ``reader-SEED-SCENES.pt``),
-``--init FILE`` (go on training from such weights), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an
-earlier model's screen and looks instead of fitting them; they foretell that model's reader, so refit it with
-``--screen-only`` once the reader has changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds
-from ``(--seed + 1) * 1_000_000``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at
-``--out`` against its reader, which is left untouched, from the same samples: no PyTorch reader training),
-``--expert`` (fit only the expert of the model at ``--out``, from the same samples).
+Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epochs`` (16), ``--screen-hidden``
+(64,32: the screen's ReLU layers), ``--looks`` (3,2: the looks' strides, coarsest first),
+``--prescreen-hidden`` (64: each look's ReLU layer), ``--screen-epochs`` (12), ``--seed``, ``--jobs`` (2,
+scene rendering), ``--threads`` (2, PyTorch: the reader; the screen is fitted on one), ``--cache DIR`` (keep
+the rendered samples there; a later run with the same seed and scenes reuses them, and the reader's PyTorch
+weights are saved there as ``reader-SEED-SCENES.pt``), ``--init FILE`` (go on training from such weights, or
+from an exported network, ``from_onnx``: ``--init vision/models/index_reader.onnx`` goes on from the committed
+reader, whose PyTorch weights were not kept, and the expert's file with ``--expert`` from the committed
+expert), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an earlier model's screen and looks instead of
+fitting them; they foretell that model's reader, so refit it with ``--screen-only`` once the reader has
+changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds from ``(--seed + 1) * 1_000_000``),
+``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out`` against its
+reader, which is left untouched, from the same samples: no PyTorch reader training), ``--expert`` (fit only
+the expert of the model at ``--out``, from the same samples).
 
 The committed reader was made in four runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; the screen and looks (strides 3 and 2, the
@@ -293,6 +296,53 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
     return ConvReader()
 
 
+def from_onnx(path: Path):  # -> torch.nn.Module
+    """A ``conv_net`` holding the weights of a network ``export`` wrote (its widths read from the file), to go on
+    training it when its PyTorch weights were not kept. The export folded each batch-norm into the convolution
+    before it, so the batch-norms here are identities, and stay so while it trains."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    values = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    layers = [[values[name] for name in node.input[1:]] for node in graph.node if node.op_type in ("Conv", "Gemm")]
+    channels = tuple(int(weight.shape[0]) for weight, _ in layers[:3])
+    model = _folded(conv_net(channels, int(layers[3][0].shape[0])))  # type: ignore[arg-type]
+    targets = (model.conv1[0], model.conv2[0], model.conv3[0], model.hidden[0], model.rank, model.suit)
+    with torch.no_grad():
+        for target, (weight, bias) in zip(targets, layers, strict=True):
+            target.weight.copy_(torch.tensor(weight))
+            target.bias.copy_(torch.tensor(bias))
+    return model
+
+
+def _folded(model):  # (torch.nn.Module) -> torch.nn.Module
+    """A ``conv_net`` without its batch-norms (identities in their place), for weights with them folded in."""
+    import torch
+
+    for block in (model.conv1, model.conv2, model.conv3):
+        block[1] = torch.nn.Identity()
+    return model
+
+
+def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):
+    """The network a run starts from (-> torch.nn.Module): a fresh ``conv_net`` of ``channels`` and ``hidden``
+    units, or the one at ``init``: PyTorch weights an earlier run saved (``--cache``), or an exported network
+    (``.onnx``, ``from_onnx``)."""
+    import torch
+
+    if init is not None and init.suffix == ".onnx":
+        return from_onnx(init)
+    model = conv_net(channels, hidden)
+    if init is not None:
+        state = torch.load(init)
+        if "conv1.1.running_mean" not in state:  # saved by a run that went on from an exported network
+            model = _folded(model)
+        model.load_state_dict(state)
+    return model
+
+
 def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
             cache: Path | None = None, hard: bool = False) -> dict[str, np.ndarray]:
     """``scene_samples`` of every seed, joined (read from ``cache`` if it holds them, else saved there)."""
@@ -327,9 +377,7 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    model = conv_net(channels, hidden)
-    if init is not None:  # go on from weights an earlier run saved (``--cache``)
-        model.load_state_dict(torch.load(init))
+    model = initial(init, channels, hidden)
     x, y_rank, y_suit = (torch.from_numpy(train[k]) for k in ("x", "rank", "suit"))
     positives = torch.from_numpy(np.nonzero(train["rank"] < glyphs.NOT_INDEX_RANK)[0])
     negatives = torch.from_numpy(np.nonzero(train["rank"] == glyphs.NOT_INDEX_RANK)[0])
@@ -430,7 +478,7 @@ def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: 
     rows = expert_rows(data, glyphs.ConvNet(args.out.with_suffix(".onnx")), args.seed)
     print(f"the expert learns from {len(rows)} rows", flush=True)
     model = fit_conv({k: data[k][rows] for k in ("x", "rank", "suit")}, check, args.epochs, args.seed, args.threads,
-                     max_lr=args.max_lr, channels=EXPERT_CHANNELS, hidden=EXPERT_HIDDEN, negatives_share=1.0, batch=512)
+                     args.init, max_lr=args.max_lr, channels=EXPERT_CHANNELS, hidden=EXPERT_HIDDEN, negatives_share=1.0, batch=512)
     reference = export(model, path, check["x"][:16].astype(np.float32) / 255)
     with_arrays(args.out, **{f"expert_{k}": v for k, v in reference.items()})
     print(f"saved {path} and its reference rows in {args.out}")
@@ -461,7 +509,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cache", type=Path, help="a folder to keep the generated samples in, for later runs")
     parser.add_argument("--out", type=Path, default=glyphs.MODEL)
-    parser.add_argument("--init", type=Path, help="PyTorch weights (as --cache saves them) to go on training from")
+    parser.add_argument("--init", type=Path, help="PyTorch weights (as --cache saves them) or an exported network "
+                                                  "(.onnx, such as the committed reader or expert) to go on training from")
     parser.add_argument("--max-lr", type=float, default=3e-3)
     parser.add_argument("--screen-epochs", type=int, default=12)
     parser.add_argument("--screen-from", type=Path, help="keep the screen of this earlier model (do not fit one)")
@@ -501,6 +550,9 @@ def main(argv: list[str] | None = None) -> None:
             torch.save(model.state_dict(), args.cache / f"reader-{args.seed}-{args.scenes}{f'-{args.hard_scenes}hard' * bool(args.hard_scenes)}.pt")
         args.out.parent.mkdir(parents=True, exist_ok=True)
         reference = export(model, args.out.with_suffix(".onnx"), check["x"][:16].astype(np.float32) / 255)
+        if args.out.exists():  # the expert beside it is kept as it is, and so are its reference rows
+            with np.load(args.out) as saved:
+                reference = {**references(saved), **reference}
         geometry = dict(zip(glyphs.GEOMETRY,
                             (float(v) for v in np.median(data["geometry"], axis=0)), strict=True))
     if args.screen_from is not None:  # the screens (and their pass marks) of an earlier model, as they were

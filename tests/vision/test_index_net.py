@@ -59,3 +59,27 @@ def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_pa
         rank, suit = net.logits(x[rows])
         np.testing.assert_allclose(rank, reference["check_rank"][rows], atol=1e-4)
         np.testing.assert_allclose(suit, reference["check_suit"][rows], atol=1e-4)
+
+
+@pytest.mark.parametrize(("prefix", "path"), [("", glyphs.MODEL.with_suffix(".onnx")),
+                                              ("expert_", glyphs.expert_path(glyphs.MODEL))], ids=["reader", "expert"])
+def test_the_committed_networks_come_back_to_pytorch_to_go_on_training(prefix: str, path: Path,
+                                                                        tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision import train
+
+    with np.load(glyphs.MODEL) as data:
+        x, rank, suit = data[f"{prefix}check_x"], data[f"{prefix}check_rank"], data[f"{prefix}check_suit"]
+    model = train.initial(path)
+    torch.save(model.state_dict(), tmp_path / "weights.pt")  # as a run going on from it saves its weights
+    widths = (train.EXPERT_CHANNELS, train.EXPERT_HIDDEN) if prefix else (train.CHANNELS, train.CNN_HIDDEN)
+    for network in (model.eval(), train.initial(tmp_path / "weights.pt", *widths).eval()):
+        with torch.no_grad():
+            got_rank, got_suit = network(*glyphs.conv_inputs(torch.from_numpy(x)))
+        np.testing.assert_allclose(got_rank.numpy(), rank, atol=1e-4)
+        np.testing.assert_allclose(got_suit.numpy(), suit, atol=1e-4)
+    model.train()
+    model.hidden[2].p = 0.0  # no dropout: the folded batch-norms stay identities in training, whatever the batch
+    with torch.no_grad():
+        np.testing.assert_allclose(model(*glyphs.conv_inputs(torch.from_numpy(x)))[0].numpy(), rank, atol=1e-4)

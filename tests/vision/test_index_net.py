@@ -17,11 +17,14 @@ from vision import corners, glyphs
 
 ENGINES = [getattr(cv2.dnn, name) for name in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, name)] or [None]
 """OpenCV's ONNX engines here (OpenCV 4 has one, chosen by default; OpenCV 5 a classic and a new one)."""
+COMMITTED = pytest.mark.parametrize(("prefix", "path"), [("", glyphs.MODEL.with_suffix(".onnx")),
+                                                         ("expert_", glyphs.expert_path(glyphs.MODEL))],
+                                    ids=["reader", "expert"])
+"""The committed reader and expert, each with the prefix of its reference rows in the model file."""
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize(("prefix", "path"), [("", glyphs.MODEL.with_suffix(".onnx")),
-                                              ("expert_", glyphs.expert_path(glyphs.MODEL))], ids=["reader", "expert"])
+@COMMITTED
 def test_the_committed_reader_and_expert_give_pytorchs_logits_through_cv2_dnn(prefix: str, path: Path,
                                                                               engine: int | None) -> None:
     with np.load(glyphs.MODEL) as data:
@@ -61,8 +64,7 @@ def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_pa
         np.testing.assert_allclose(suit, reference["check_suit"][rows], atol=1e-4)
 
 
-@pytest.mark.parametrize(("prefix", "path"), [("", glyphs.MODEL.with_suffix(".onnx")),
-                                              ("expert_", glyphs.expert_path(glyphs.MODEL))], ids=["reader", "expert"])
+@COMMITTED
 def test_the_committed_networks_come_back_to_pytorch_to_go_on_training(prefix: str, path: Path,
                                                                         tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")

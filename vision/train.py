@@ -189,7 +189,7 @@ def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], 
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    torch.set_flush_denormal(True)  # subnormal floats take the CPU's slow path: epochs of 4.5 s took 22 to 160 s
+    torch.set_flush_denormal(True)  # subnormal floats take the CPU's slow path: epochs of 3 to 4 s took 22 to 160 s
     sizes = (coarse.shape[1], *hidden)
     layers: list[nn.Module] = []
     for n_in, n_out in zip(sizes, sizes[1:], strict=False):

@@ -194,7 +194,7 @@ def test_every_look_is_fitted_finest_first_each_keeping_what_the_finer_stages_ke
 
 
 def test_screens_hold_no_subnormal_weights() -> None:
-    """Weight decay shrinks unused weights toward zero (the committed file held thousands of subnormal floats), and
+    """Training left the weights of unused inputs near zero (the committed file held thousands of subnormal floats), and
     many x86 CPUs multiply a subnormal float through a slow path: left in, they made a busy frame's screening many
     times slower. Any screen, read from a file or fitted, keeps them as zero; the committed ones hold none."""
     subnormal = np.float64(np.finfo(np.float32).tiny) / 4

@@ -44,6 +44,10 @@ RANK_NAMES = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK, "queen": Ra
               "ace": Rank.ACE}
 SYNTHETIC_SEED = 900_000_000
 MIN_IOU, MIN_IOU_AGREE = 0.3, 0.1
+LABEL_ERRATA = {("IMG_2396.JPG", (126, 172, 254, 350)): Rank.TEN}
+"""The data set's labels that are plainly wrong ((file, box) -> the card's true rank), each found where the reader
+disagreed and checked by eye: the card in ``IMG_2396.JPG`` is labelled a nine, but it shows "10" at both index
+corners and ten diamond pips. The figures are reported by the labels as given, and again with these corrected."""
 
 
 def real_labels(data: Path) -> dict[Path, list[tuple[Rank, tuple[int, int, int, int]]]]:
@@ -55,6 +59,17 @@ def real_labels(data: Path) -> dict[Path, list[tuple[Rank, tuple[int, int, int, 
                 box = (int(row["xmin"]), int(row["ymin"]), int(row["xmax"]), int(row["ymax"]))
                 labels[data / "images" / split / row["filename"]].append((RANK_NAMES[row["class"]], box))
     return labels
+
+
+def corrected(path: Path, rank: Rank, box: tuple[int, int, int, int]) -> Rank:
+    """A labelled card's true rank: its label, unless ``LABEL_ERRATA`` corrects it.
+
+    >>> corrected(Path("images/train/IMG_2396.JPG"), Rank.NINE, (126, 172, 254, 350)).label
+    '10'
+    >>> corrected(Path("images/train/IMG_2396.JPG"), Rank.NINE, (0, 0, 50, 80)).label
+    '9'
+    """
+    return LABEL_ERRATA.get((path.name, box), rank)
 
 
 def match(seen: list[CardSighting], targets: list[np.ndarray], read: list[object],
@@ -147,6 +162,7 @@ def real_accuracy(data: Path) -> Counter[str]:
             result = outcome(seen, k, attrgetter("rank"), rank)
             counts["labelled"] += 1
             counts[result] += 1
+            counts[f"corrected {outcome(seen, k, attrgetter('rank'), corrected(path, rank, box))}"] += 1
             if result in ("missed", "unknown"):
                 counts[f"{result}: {lost_at(image, box)}"] += 1
             if path.parent.name == "test":
@@ -225,6 +241,8 @@ def main() -> None:
               f"unknown {share(real, 'unknown', 'labelled')}, missed {share(real, 'missed', 'labelled')}, "
               f"phantom {real['phantom']}; the test split alone ({real['test labelled']} cards): correct "
               f"{share(real, 'test correct', 'test labelled')}, wrong {share(real, 'test wrong', 'test labelled')}")
+        print(f"  with the {len(LABEL_ERRATA)} label error(s) of LABEL_ERRATA corrected: correct "
+              f"{share(real, 'corrected correct', 'labelled')}, wrong {share(real, 'corrected wrong', 'labelled')}")
         for result in ("missed", "unknown"):
             print(f"  {result}, by the stage that lost them: "
                   + ", ".join(f"{stage} {real[f'{result}: {stage}']}" for stage in STAGES if real[f"{result}: {stage}"]))

@@ -507,7 +507,10 @@ def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndar
     face = face.copy()
     cv2.rectangle(face, (0, 0), (FACE_W - 1, FACE_H - 1), (edge, edge, edge), 2)
     size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(face, shift, size, flags=cv2.INTER_AREA).astype(np.float32)
+    # bilinear: OpenCV's warps have no area filter (they take INTER_AREA as INTER_LINEAR), so a face warped
+    # to a card a few times smaller keeps or loses each thin stroke by where it falls between the samples;
+    # an area-averaged face reads no better (see the README's session 18 record)
+    warped = cv2.warpPerspective(face, shift, size, flags=cv2.INTER_LINEAR).astype(np.float32)
     alpha = cv2.warpPerspective(alpha_face, shift, size).astype(np.float32)[..., None] / 255
     shadow = cv2.GaussianBlur(np.roll(alpha[..., 0], (3, 3), (0, 1)), (0, 0), 3)[..., None]
     roi = canvas[y0:y1, x0:x1].astype(np.float32) * (1 - 0.35 * shadow)

@@ -7,7 +7,8 @@
   labelled, so a card counts as correct when its rank is right. Reported cards are matched one to one
   to labelled boxes by overlap (see ``match``); a reported card left unmatched is a phantom (a
   duplicate of a matched card counts as one too). Each card missed or left unknown is put down to the
-  first stage that lost it (see ``lost_at``).
+  first stage that lost it (see ``lost_at``). A label checked by eye and found plainly wrong
+  (``LABEL_ERRATA``) counts as given in the headline figures, and corrected in a second line.
 - Synthetic: held-out scenes (seeds never used in training, index fonts never used in training:
   ``render.HELD_OUT_FONTS``), 1280x720, rank and suit both checked, matched the same way to the cards'
   outlines; cards whose index corners are all hidden are counted apart (nobody can read them).

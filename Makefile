@@ -29,12 +29,17 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict scoring
 
+# $(call apt_install,WHAT,PACKAGES,ELSE): install the Debian PACKAGES, saying they are WHAT, when we may (root
+# with apt-get); else run the shell command ELSE.
+apt_install = if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing $(1): $(2)"; \
+	  apt-get update -qq && apt-get install -y -qq $(2) >/dev/null; \
+	else $(3); fi
+
 # OpenCV's wheel needs two system libraries: installed when we may (root with apt-get), else named.
 CV_PACKAGES := libgl1 libglib2.0-0
 system-packages:
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing system packages OpenCV needs: $(CV_PACKAGES)"; \
-	  apt-get update -qq && apt-get install -y -qq $(CV_PACKAGES) >/dev/null; fi
+	@$(call apt_install,system packages OpenCV needs,$(CV_PACKAGES),:)
 	@$(PY) -c 'import cv2' 2>/dev/null || { echo "OpenCV cannot load: install the system packages \
 	$(CV_PACKAGES) (sudo apt-get install $(CV_PACKAGES))"; exit 1; }
 
@@ -46,7 +51,5 @@ bench-setup: $(STAMP) fonts
 	$(PY) -m pip install --quiet -e '.[dev,bench]'
 
 fonts:
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing the fonts card faces are rendered in: $(FONT_PACKAGES)"; \
-	  apt-get update -qq && apt-get install -y -qq $(FONT_PACKAGES) >/dev/null; \
-	else echo "card faces are rendered in the fonts of: $(FONT_PACKAGES) (sudo apt-get install them)"; fi
+	@$(call apt_install,the fonts card faces are rendered in,$(FONT_PACKAGES),echo "card faces are rendered in \
+	the fonts of: $(FONT_PACKAGES) (sudo apt-get install them)")

@@ -13,10 +13,12 @@ only what both pass is sampled in full for the screen. The *reader* reads the re
 (``ConvNet``: three 3x3 convolutions with max-pooling on the ink patch, then a hidden layer), run by
 OpenCV's ``cv2.dnn`` from an ONNX file, so shifts, stroke widths and unusual glyphs are tolerated far
 better than by a layer on raw pixels. The *expert* (the same kind of network at twice the widths) reads
-only the corners the reader takes surely as an index but cannot read surely. The models are
-``vision/models/index_reader.npz`` (the screens, their pass marks, card geometry), ``index_reader.onnx``
-(reader) and ``index_reader.expert.onnx`` (expert) beside it, made by ``python -m vision.train`` from
-synthetic card tables only.
+only the corners the reader takes surely as an index but cannot read surely; the *second* expert (another
+such network, trained apart) is asked only to confirm the expert's reading of the corners the expert
+cannot read surely alone. The models are ``vision/models/index_reader.npz`` (the screens, their pass marks,
+card geometry), ``index_reader.onnx`` (reader), ``index_reader.expert.onnx`` (expert) and
+``index_reader.second.onnx`` (second expert) beside it, made by ``python -m vision.train`` from synthetic
+card tables only.
 
 >>> import numpy as np
 >>> screen = Screen([np.eye(2, dtype=np.float32), np.ones((2, 1), np.float32)], [np.zeros(2, np.float32), np.zeros(1, np.float32)])
@@ -40,7 +42,7 @@ from vision.corners import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
 """The screens, their pass marks and the card geometry; the reader is beside it, with the suffix ``.onnx``, and
-the expert with ``.expert.onnx`` (``expert_path``)."""
+the experts with ``.expert.onnx`` and ``.second.onnx`` (``expert_path``)."""
 RANKS = tuple(Rank)  # head index k is RANKS[k]; the last class is "not an index"
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 NOT_INDEX_RANK, NOT_INDEX_SUIT = len(RANKS), len(SUITS)
@@ -201,7 +203,8 @@ class Reader:
     (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``), the looks in front of the
     screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen),
     and the expert: a wider reader asked only about the corners the reader takes surely as an index but
-    cannot read surely (None: they stay unknown)."""
+    cannot read surely (None: they stay unknown), and the second expert, asked to confirm the expert's reading
+    of the corners the expert cannot read surely (None: they stay unknown)."""
 
     net: ConvNet
     screen: Screen
@@ -209,6 +212,7 @@ class Reader:
     geometry: dict[str, float]
     looks: tuple[Look, ...] = ()
     expert: ConvNet | None = None
+    second: ConvNet | None = None
 
     def passes(self, x: np.ndarray) -> np.ndarray:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
@@ -237,13 +241,17 @@ def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, flo
                         **{k: np.float32(v) for k, v in geometry.items()}, **ahead, **extra)
 
 
-def expert_path(path: Path) -> Path:
-    """Where the expert of the model at ``path`` is kept: beside it.
+EXPERTS = ("expert", "second")
+"""The experts a model has, by the suffix of their files (and the prefix of their reference rows)."""
 
-    >>> expert_path(Path("models/index_reader.npz")).name
-    'index_reader.expert.onnx'
+
+def expert_path(path: Path, expert: str = "expert") -> Path:
+    """Where an expert (one of ``EXPERTS``) of the model at ``path`` is kept: beside it.
+
+    >>> expert_path(Path("models/index_reader.npz")).name, expert_path(Path("models/index_reader.npz"), "second").name
+    ('index_reader.expert.onnx', 'index_reader.second.onnx')
     """
-    return path.with_suffix(".expert.onnx")
+    return path.with_suffix(f".{expert}.onnx")
 
 
 def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
@@ -263,11 +271,14 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
 
 @cache
 def load(path: Path = MODEL) -> Reader:
-    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx`` and ``.expert.onnx``);
-    a missing file is named with the ``vision.train`` run that makes it (the expert's is a run of its own)."""
-    for part, run in ((path, ""), (path.with_suffix(".onnx"), ""), (expert_path(path), f" --expert --out {path}")):
+    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx``, ``.expert.onnx`` and
+    ``.second.onnx``); a missing file is named with the ``vision.train`` run that makes it (each expert's is a
+    run of its own)."""
+    for part, run in ((path, ""), (path.with_suffix(".onnx"), ""), (expert_path(path), f" --expert --out {path}"),
+                      (expert_path(path, "second"), f" --second-from OTHER_MODEL --out {path}")):
         if not part.exists():
             raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train{run}")
     with np.load(path) as data:
         return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
-                      {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path), ConvNet(expert_path(path)))
+                      {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path),
+                      *(ConvNet(expert_path(path, expert)) for expert in EXPERTS))

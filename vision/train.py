@@ -55,7 +55,8 @@ fitting them; they foretell that model's reader, so refit it with ``--screen-onl
 changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds from ``(--seed + 1) * 1_000_000``),
 ``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out`` against its
 reader, which is left untouched, from the same samples: no PyTorch reader training), ``--expert`` (fit only
-the expert of the model at ``--out``, from the same samples).
+the expert of the model at ``--out``, from the same samples), ``--second-from OTHER_MODEL`` (make the expert of
+another model the second expert of the model at ``--out``: ``second_from``; nothing is fitted).
 
 The committed reader was made in four runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; the screen and looks (strides 3 and 2, the
@@ -74,12 +75,23 @@ DIR2, and refitted the screen and looks after it (the expert was kept):
     python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
     python -m vision.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
         --max-lr 1e-3 --init DIR/reader-0-12000-12000hard.pt
+
+The second expert (session 19) is the expert of another model, OTHER: a reader trained 16 epochs on from the
+committed one, on 12,000 + 12,000 scenes of the present finder (DIR3), and an expert fitted 8 epochs on from the
+committed expert, on the rows that reader chose (OTHER's reader and screens are not used at run time):
+
+    python -m vision.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 16 \\
+        --max-lr 1e-3 --init vision/models/index_reader.onnx --out OTHER/index_reader.npz
+    python -m vision.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 8 \\
+        --max-lr 1e-3 --expert --init vision/models/index_reader.expert.onnx --out OTHER/index_reader.npz
+    python -m vision.train --second-from OTHER/index_reader.npz
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -448,12 +460,14 @@ def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # mo
 
 def references(saved: Any) -> dict[str, np.ndarray]:
     """The reference rows a model file keeps (``np.load`` of it): the reader's as ``export`` names them, and
-    the expert's, the same names after ``expert_`` (so a refit of the screens keeps both).
+    each expert's, the same names after its name (``glyphs.EXPERTS``) and ``_`` (so a refit of the screens keeps
+    them all).
 
-    >>> sorted(references({"check_x": 1, "screen_w0": 2, "expert_check_rank": 3, "centre_x": 4}))
-    ['check_x', 'expert_check_rank']
+    >>> sorted(references({"check_x": 1, "screen_w0": 2, "expert_check_rank": 3, "second_check_x": 4, "centre_x": 5}))
+    ['check_x', 'expert_check_rank', 'second_check_x']
     """
-    return {k: saved[k] for k in saved if k.removeprefix("expert_") in ("check_x", "check_rank", "check_suit")}
+    names = [f"{prefix}check_{k}" for prefix in ("", *(f"{e}_" for e in glyphs.EXPERTS)) for k in ("x", "rank", "suit")]
+    return {k: saved[k] for k in saved if k in names}
 
 
 def with_arrays(path: Path, **arrays: np.ndarray) -> None:
@@ -483,6 +497,17 @@ def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: 
     reference = export(model, path, check["x"][:16].astype(np.float32) / 255)
     with_arrays(args.out, **{f"expert_{k}": v for k, v in reference.items()})
     print(f"saved {path} and its reference rows in {args.out}")
+
+
+def second_from(other: Path, out: Path) -> None:
+    """Makes the expert of the model at ``other`` the second expert of the model at ``out``: its file is copied
+    beside ``out`` (``glyphs.expert_path(out, "second")``) and its reference rows saved into ``out`` as
+    ``second_*``."""
+    shutil.copyfile(glyphs.expert_path(other), glyphs.expert_path(out, "second"))
+    with np.load(other) as saved:
+        rows = {f"second_{k.removeprefix('expert_')}": saved[k] for k in saved.files if k.startswith("expert_check_")}
+    with_arrays(out, **rows)
+    print(f"saved {glyphs.expert_path(out, 'second')} (the expert of {other}) and its reference rows in {out}")
 
 
 def comma_ints(text: str) -> tuple[int, ...]:
@@ -522,7 +547,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--expert", action="store_true",
                         help="fit only the expert of the model at --out (beside it, suffix .expert.onnx), against "
                              "its reader (left as it is)")
+    parser.add_argument("--second-from", type=Path, metavar="OTHER_MODEL",
+                        help="make the expert of the model OTHER_MODEL the second expert of the model at --out "
+                             "(copied beside it, suffix .second.onnx); nothing is fitted")
     args = parser.parse_args(argv)
+    if args.second_from is not None:
+        second_from(args.second_from, args.out)
+        return
     started = time.time()
     cache = args.cache and args.cache / f"samples-{args.seed}-{args.scenes}.npz"
     data = samples(range(args.seed * 1_000_000, args.seed * 1_000_000 + args.scenes), args.jobs, cache=cache)

@@ -1,6 +1,7 @@
 """The expert: a wider reader asked only about the corners the reader takes surely as an index but cannot
 read surely. It must never touch a corner the reader reads, and it reads a corner only when it reads it
-surely at every framing the reader tried (``cards.EXPERT_SURE``).
+surely at every framing the reader tried (``cards.EXPERT_SURE``), or when the second expert reads the
+expert's first read so surely.
 
 Figures of what it adds live in ``benchmarks/card_vision.py``; the fidelity of its ONNX file to PyTorch is
 checked with the reader's in ``test_index_net.py``.
@@ -23,8 +24,8 @@ from .test_cards import lay
 class Sure:
     """A network that reads every row as the king of hearts, its rank as surely as ``framings`` says for the
     rows of each framing in turn (first read, then the re-reads) and its suit as surely or at ``suit``, and
-    counts the rows it was asked about. As the reader it is asked the first framing, then the others; as
-    the expert (``at_once``), all framings in one call."""
+    counts the rows it was asked about. As the reader (or the second expert) it is asked the first framing, then
+    the others; as the expert (``at_once``), all framings in one call."""
 
     def __init__(self, framings: tuple[float, ...], suit: float | None = None, at_once: bool = False) -> None:
         self.framings, self.suit, self.at_once, self.asked = framings, suit, at_once, 0
@@ -50,9 +51,11 @@ def smudged() -> np.ndarray:
     return frame
 
 
-def read_with(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, expert: object) -> list[tuple[Card | None, float, list[float]]]:
-    """The corners read in ``frame`` with the committed reader and ``expert``: card, confidence, rank mark."""
-    reader = dataclasses.replace(glyphs.load(), expert=expert)
+def read_with(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, expert: object,
+              second: object = None) -> list[tuple[Card | None, float, list[float]]]:
+    """The corners read in ``frame`` with the committed reader, ``expert`` and ``second`` (the second expert):
+    card, confidence, rank mark."""
+    reader = dataclasses.replace(glyphs.load(), expert=expert, second=second)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
     return [(c.card, round(c.confidence, 4), c.rank.tolist()) for c in cards.read_corners(frame)]
 
@@ -89,7 +92,7 @@ def test_two_corners_the_expert_reads_unsurely_read_their_card_together(monkeypa
     # lost at one framing of each corner alone (as in real photo train/IMG_2439) is read from the six together
     frame = lay([("KH", (640, 360), 10)], seed=2, height=200)
     expert = Sure((0.95, 0.6, 0.95), 1.0, at_once=True)
-    reader = dataclasses.replace(glyphs.load(), net=Dulled(glyphs.load().net), expert=expert)
+    reader = dataclasses.replace(glyphs.load(), net=Dulled(glyphs.load().net), expert=expert, second=None)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
     corners = cards.read_corners(frame)
     assert len(corners) == 2 and all(c.card is None for c in corners)
@@ -101,11 +104,28 @@ def test_two_corners_the_expert_reads_unsurely_read_their_card_together(monkeypa
         assert [s.card for s in cards.read_cards(frame)] == [None]
 
 
+def test_the_second_expert_reads_a_corner_only_by_confirming_the_experts_read_at_every_framing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # cards.EXPERT_SURE: a corner the expert reads unsurely (0.6 at one framing) is read when the second reads
+    # the expert's first read (the king of hearts) at least as surely at each framing, never otherwise
+    frame, unsure = smudged(), Sure((0.95, 0.6, 0.95), at_once=True)
+    alone = read_with(monkeypatch, frame, unsure)
+    assert alone and all(card is None for card, _, _ in alone)
+    # (cards.confirmed) the second is asked the first framing, and the others only where that one is sure
+    for doubting, asked in (((0.95, 0.8, 0.99), 3), ((0.05, 0.99, 0.99), 1)):  # unsure once; sure of the 8 of diamonds
+        second = Sure(doubting)
+        assert read_with(monkeypatch, frame, unsure, second) == alone and second.asked == asked * len(alone)
+    read = read_with(monkeypatch, frame, unsure, Sure((0.97, 0.92, 0.99)))
+    assert read == [(Card.parse("KH"), 0.92, at) for _, _, at in alone]
+    sure, second = Sure((0.95, 0.92, 0.99), at_once=True), Sure((1.0, 1.0, 1.0))
+    assert read_with(monkeypatch, frame, sure, second) == read and second.asked == 0  # the expert read them
+
+
 def test_corners_the_reader_reads_are_never_asked_about(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = lay([("9S", (400, 360), 20), ("TD", (800, 360), -35)], seed=4)
-    expert = Sure((1.0, 1.0, 1.0), at_once=True)
-    read = read_with(monkeypatch, frame, expert)
-    assert expert.asked == 0 and {card for card, _, _ in read} == {Card.parse("9S"), Card.parse("TD")}
+    expert, second = Sure((1.0, 1.0, 1.0), at_once=True), Sure((1.0, 1.0, 1.0))
+    read = read_with(monkeypatch, frame, expert, second)
+    assert expert.asked == second.asked == 0 and {card for card, _, _ in read} == {Card.parse("9S"), Card.parse("TD")}
 
 
 def test_the_committed_expert_reads_what_the_reader_cannot() -> None:

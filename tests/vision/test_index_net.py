@@ -18,9 +18,9 @@ from vision import corners, glyphs
 ENGINES = [getattr(cv2.dnn, name) for name in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, name)] or [None]
 """OpenCV's ONNX engines here (OpenCV 4 has one, chosen by default; OpenCV 5 a classic and a new one)."""
 COMMITTED = pytest.mark.parametrize(("prefix", "path"), [("", glyphs.MODEL.with_suffix(".onnx")),
-                                                         ("expert_", glyphs.expert_path(glyphs.MODEL))],
-                                    ids=["reader", "expert"])
-"""The committed reader and expert, each with the prefix of its reference rows in the model file."""
+                                                         *((f"{e}_", glyphs.expert_path(glyphs.MODEL, e)) for e in glyphs.EXPERTS)],
+                                    ids=["reader", *glyphs.EXPERTS])
+"""The committed reader and experts, each with the prefix of its reference rows in the model file."""
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -242,7 +242,8 @@ def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, flo
 
 
 EXPERTS = ("expert", "second")
-"""The experts a model has, by the suffix of their files (and the prefix of their reference rows)."""
+"""The experts a model has, by their field of ``Reader``, the suffix of their files and the prefix of their
+reference rows."""
 
 
 def expert_path(path: Path, expert: str = "expert") -> Path:
@@ -281,4 +282,4 @@ def load(path: Path = MODEL) -> Reader:
     with np.load(path) as data:
         return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
                       {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path),
-                      *(ConvNet(expert_path(path, expert)) for expert in EXPERTS))
+                      **{expert: ConvNet(expert_path(path, expert)) for expert in EXPERTS})

@@ -505,7 +505,7 @@ def second_from(other: Path, out: Path) -> None:
     ``second_*``."""
     shutil.copyfile(glyphs.expert_path(other), glyphs.expert_path(out, "second"))
     with np.load(other) as saved:
-        rows = {f"second_{k.removeprefix('expert_')}": saved[k] for k in saved.files if k.startswith("expert_check_")}
+        rows = {f"second_{k.removeprefix('expert_')}": v for k, v in references(saved).items() if k.startswith("expert_")}
     with_arrays(out, **rows)
     print(f"saved {glyphs.expert_path(out, 'second')} (the expert of {other}) and its reference rows in {out}")
 

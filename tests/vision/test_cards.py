@@ -224,6 +224,17 @@ def test_a_card_read_at_both_corners_but_unpaired_is_reported_once() -> None:
     assert sorted(s.code for s in seen) == ["QC", "QD"]
 
 
+def test_the_corners_of_a_card_with_small_indices_read_alike_are_one_card() -> None:
+    # held-out synthetic table 800002128: a two of spades whose indices are small for its size, its corners
+    # 1.8 times the median card's offset apart in index units, was reported twice (one of them a phantom)
+    top, bottom = corner("2S", (94, 305), (0, 1), 9.3), corner("2S", (201, 447), (0.03, -1), 9.3)
+    seen = _assemble([top, bottom], GEOMETRY)
+    assert [(s.code, round(s.center[0]), round(s.center[1])) for s in seen] == [("2S", 148, 376)]
+    # corners reading different cards, or one unread, pair only within the median card's reach
+    assert len(_assemble([top, corner("2C", (201, 447), (0.03, -1), 9.3)], GEOMETRY)) == 2
+    assert len(_assemble([top, corner(None, (201, 447), (0.03, -1), 9.3)], GEOMETRY)) == 2
+
+
 def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
     """``_corner_pairs`` tries all pairs of corners at once: the same pairs, scores and order as trying each
     pair in turn (opposite directions, like scales, the offset down and right of the expected length)."""

@@ -79,12 +79,14 @@ corners of one card); the big pips of a card (or a newspaper's headline) read as
 times it. The cost: a jumbo-index card on a table of small-index ones is dropped too (the synthetic
 tables mix two designs: 4 of 2,940 read cards on 600 held-out tables and 3 of 1,842 on 400 hard ones,
 each placed far off by its oversized index anyway, against 2 and 3 phantoms gone)."""
+PAIR_REACH = 1.4
+"""Two corners pair as one card's when their offset, in index units, is up to this many times the median card's
+(and at least 0.4 times): see ``_corner_pairs``."""
 SAME_CARD_REACH = 2.5
-"""Two corners that read the same card pair as one card's when their offset, in index units, is up to this
-many times the median card's (other pairs up to 1.4 times): see ``_corner_pairs``. On two sets of 400 held-out
-synthetic tables (seeds apart from the benchmark's) it took one phantom away from the first (a two of spades with
-small indices, reported at each corner) and read one more card right in the second (unknown before); nothing else
-changed there, on the benchmark's tables or on the real photos."""
+"""``PAIR_REACH`` for two corners that read the same card. On two sets of 400 held-out synthetic tables (seeds
+apart from the benchmark's) it took one phantom away from the first (a two of spades with small indices, reported
+at each corner) and read one more card right in the second (unknown before); nothing else changed there, on the
+benchmark's tables or on the real photos."""
 SHARED_PIP = 0.25
 """An unknown corner whose suit mark lies within this share of its scale of a read corner's suit mark is that
 read index's pip paired with some other mark (a big pip, a hidden rank): one pip belongs to one index. It dropped
@@ -370,7 +372,7 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
     before all the others: in a grid of cards whose indices are large for their size, a corner two rows
     away can lie nearer the median card's offset than its own card's corner does, and taken first it
     would make two read cards one unknown. Such pairs may also lie up to ``SAME_CARD_REACH`` times the
-    median offset apart, not 1.4: a card whose indices are small for its size is taller in index units
+    median offset apart, not ``PAIR_REACH``: a card whose indices are small for its size is taller in index units
     than the median card, and its two corners read alike, left unpaired, would be reported as two cards."""
     if len(found) < 2:
         return []
@@ -391,7 +393,7 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
         slant = across / along
     cards = [c.card for c in found]
     alike = np.array([cards[a] is not None and cards[a] == cards[b] for a, b in zip(i.tolist(), j.tolist(), strict=True)], bool)
-    reach = np.where(alike, SAME_CARD_REACH, 1.4) * height
+    reach = np.where(alike, SAME_CARD_REACH, PAIR_REACH) * height
     ok = (along > 0.4 * height) & (along < reach) & (slant > 0.3) & (slant < 1.2)
     score = np.abs(along / (2 * cy) - 1) + np.abs(slant - cx / cy)
     pairs = zip((~alike[ok]).tolist(), score[ok].tolist(), i[ok].tolist(), j[ok].tolist(), strict=True)

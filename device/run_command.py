@@ -231,11 +231,12 @@ def _calibration(config: Config) -> Calibration:
 
 
 def _reader() -> Reader:
+    """The card reader for the camera's stream: each frame read again only where the table changed."""
     try:
-        from vision.cards import read_cards
+        from vision.live import LiveReader
     except ImportError as error:
         raise RuntimeError(f"the card reader cannot run: {error}") from error
-    return read_cards
+    return LiveReader()
 
 
 def _dice(settings: DiceSettings, calibration: Calibration) -> DiceReader:

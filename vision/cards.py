@@ -39,7 +39,7 @@ TypeError: a frame is a numpy array (BGR image), not str
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -91,6 +91,8 @@ SHARED_PIP = 0.25
 """An unknown corner whose suit mark lies within this share of its scale of a read corner's suit mark is that
 read index's pip paired with some other mark (a big pip, a hidden rank): one pip belongs to one index. It dropped
 2 of the benchmark's 3 synthetic phantoms, and 2 phantom unknowns on 1,000 validation scenes, no other card."""
+SAME_CORNER = 0.7
+"""Two reads whose rank marks lie closer than this many times the larger scale are reads of one corner."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
@@ -115,22 +117,50 @@ class Corner:
         """The suit mark centre (``scale`` along ``down`` from the rank mark)."""
         return self.rank + self.down * self.scale
 
+    @property
+    def middle(self) -> np.ndarray:
+        """The index's middle: halfway from the rank mark to the suit mark."""
+        return self.rank + self.down * (self.scale / 2)
+
+    def moved(self, offset: tuple[float, float]) -> Corner:
+        """The same corner read in a crop whose top-left lies at ``offset`` in the frame."""
+        return replace(self, rank=self.rank + np.asarray(offset, float))
+
 
 def read_cards(frame: np.ndarray) -> list[CardSighting]:
     """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown."""
+    prepared = scaled(frame)
+    if prepared is None:
+        return []
+    image, shrink = prepared
+    return cards_of(read_corners(image), shrink)
+
+
+def scaled(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The frame as it is read (3-channel uint8, scaled down to ``MAX_SIDE``) and the factor it was scaled
+    by; None when it is too small to hold a card.
+
+    >>> image, shrink = scaled(np.zeros((1440, 2560), np.uint8))
+    >>> image.shape, shrink
+    ((720, 1280, 3), 0.5)
+    """
     image = _as_bgr(frame)
     if image is None:
-        return []
+        return None
     shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))
     if min(image.shape[:2]) * shrink < MIN_SIDE:
-        return []  # a strip so long and thin that, scaled down, it is too narrow to hold a card
+        return None  # a strip so long and thin that, scaled down, it is too narrow to hold a card
     if shrink < 1.0:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-    found = read_corners(image)
-    cards = _assemble(found, glyphs.load().geometry)
-    if shrink < 1.0:
-        cards = [_rescale(c, 1 / shrink) for c in cards]
-    return cards
+    return image, shrink
+
+
+def cards_of(found: list[Corner], shrink: float = 1.0) -> list[CardSighting]:
+    """The cards of the index corners read in a frame scaled by ``shrink`` (``scaled``), in the frame's
+    own coordinates. The corners are taken top to bottom, left to right, so the cards do not hang on the
+    order they were read in (a frame read in parts gives the cards of the frame read whole)."""
+    cards = _assemble(sorted(found, key=lambda c: (float(c.rank[1]), float(c.rank[0]))), glyphs.load().geometry)
+    return cards if shrink == 1.0 else [_rescale(c, 1 / shrink) for c in cards]
 
 
 def _as_bgr(frame: object) -> np.ndarray | None:
@@ -189,9 +219,9 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         read = e_sure >= EXPERT_SURE
         now_read = unread[read]
         rank_k[now_read], suit_k[now_read], sure[now_read] = e_rank_k[read], e_suit_k[read], e_sure[read]
-    order = np.argsort(-(sure + index))
+    order = np.argsort(-(sure + index), kind="stable")
     apart = found.rank[:, None, :] - found.rank[None, :, :]
-    near = (np.hypot(apart[..., 0], apart[..., 1]) < 0.7 * np.maximum(found.scale[:, None], found.scale[None, :])).tolist()
+    near = (np.hypot(apart[..., 0], apart[..., 1]) < SAME_CORNER * np.maximum(found.scale[:, None], found.scale[None, :])).tolist()
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:
         same = [t for t, (j, _) in enumerate(taken) if near[i][j]]

@@ -14,6 +14,7 @@ be read surely: it is reported as unknown, never guessed.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,3 +72,22 @@ class DieSighting:
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "confidence": round(self.confidence, 3),
         }
+
+
+def same_cards(a: list[CardSighting], b: list[CardSighting], reach: float = 6.0) -> bool:
+    """Whether two readings of one frame give the same cards (unknown ones too), each within ``reach``
+    pixels of where the other has it.
+
+    >>> ten = CardSighting(Card.parse("TH"), (100.0, 100.0), (), 0.99)
+    >>> near, far = CardSighting(ten.card, (104.0, 97.0), (), 0.9), CardSighting(ten.card, (120.0, 100.0), (), 0.9)
+    >>> same_cards([ten], [near]), same_cards([ten], [far]), same_cards([ten], [near, near])
+    (True, False, False)
+    """
+    left = list(b)
+    for seen in a:
+        match = next((other for other in left if other.code == seen.code
+                      and math.dist(other.center, seen.center) <= reach), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return not left

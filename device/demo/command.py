@@ -147,14 +147,15 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
     from device.flows.play import Play
     from device.history import LEDGERS
     from device.journal import Journal
-    from vision.cards import read_cards
+    from vision.live import LiveReader
     from vision.zones import Calibration
 
     playback = Playback(recording)
     first: list[str] = []
+    live = LiveReader()  # as on the device
 
     def read(frame: Any) -> Any:
-        seen = read_cards(frame)
+        seen = live(frame)
         if not first and playback.pressed and (wrong := playback.misread(seen)):
             first.append(wrong)
         return seen

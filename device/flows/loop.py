@@ -2,7 +2,7 @@
 the game; the buttons and the seat panel into confirmations; the game's page onto the OLED.
 
 Every part is given, so the loop runs the same on a Pi and in tests: ``read`` is the card reader
-(``vision.cards.read_cards`` on the device), ``dice`` says what a frame shows in the dice tray once a roll
+(``vision.live.LiveReader`` on the device: ``vision.cards.read_cards`` for a stream), ``dice`` says what a frame shows in the dice tray once a roll
 has settled (or None), ``buttons`` has ``take()`` (``device.buttons.Buttons``), ``panel`` has
 ``get(timeout)`` (``device.panel.SeatPanel``), ``display`` has ``show(screen)`` (``device.display.Display``).
 The display is written only when the page changes, or again at each frame while it reports a ``fault``

@@ -178,7 +178,7 @@ def test_a_misread_names_the_recording_frame_and_card(tmp_path: Path, monkeypatc
                 for pose in played[-1].stage.lying()]
 
     monkeypatch.setattr("device.demo.recording.Playback", Watched)
-    monkeypatch.setattr("vision.cards.read_cards", reader)
+    monkeypatch.setattr("vision.live.LiveReader", lambda: reader)
     recording = Recording.load("ofc")
     result = command.play(recording, Display(open_device("dummy")), tmp_path / "j.db", lambda: True)
     assert not result.right

@@ -2,7 +2,7 @@
 the power-cut harness (``power_cut``) plays.
 
 The recording (``device.demo.recording``, Cribbage to 61 by default) is played by its own ``Playback``:
-rendered frames through the real card reader (``vision.cards.read_cards``), the zones, the tracker (its
+rendered frames through the real card reader (``vision.live.LiveReader``, a new one at each restart), the zones, the tracker (its
 default settings, as ``tablescore run`` has them), the flow and the journal, with the presses the players
 made at the frames they made them. At the recording's end the players clear the table and press OK on
 the finished game (its result is recorded, the next game begins), and play the recording again.
@@ -34,7 +34,7 @@ from device.flows.play import Play
 from device.journal import Journal
 from device.panel import PanelEvent
 from tests.reliability.table_script import TRACKING, Keeper, Reference, digest, position
-from vision.cards import read_cards
+from vision.live import LiveReader
 from vision.tracker import Tracker
 from vision.zones import Calibration
 
@@ -138,7 +138,7 @@ def device(blank: Playback, marks: tuple[int, ...], path: Path, display: Any,
     journal = Journal(path)
     play: Play[Any] = Play(journal, flow_for(recording.game, list(recording.players), recording.settings))
     players = Players.resume(blank, marks, journal, announce)
-    loop = Loop(play, read_cards, Calibration.default(len(recording.players), size=SIZE), display,
+    loop = Loop(play, LiveReader(), Calibration.default(len(recording.players), size=SIZE), display,
                 tracker=Tracker(TRACKING), buttons=players, panel=players)
     return Device(journal, play, loop, players)
 

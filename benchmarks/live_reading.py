@@ -1,0 +1,118 @@
+"""The card reader on a camera's stream: ``LiveReader`` (read again only where the table changed) against
+``read_cards`` on every frame whole: CPU ms a frame on one core, the cards each misread against what lies on
+the table (``device.demo.recording.misreads``), and the frames where the two readers differ.
+
+Two streams, each frame with fresh camera noise (a standard deviation of ``--noise`` levels in every channel):
+- the demo's five recordings, as the kiosk plays them (771 frames: cards laid, moved and gathered);
+- a 30-card table dealt a card at a time onto a four-seat grid, three still frames after each card, and a
+  hand passing over the table after every tenth card.
+
+    .venv/bin/python -m benchmarks.live_reading [--noise 3]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: set before NumPy loads its BLAS
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from device.demo.recording import Playback, deck, misreads, recordings  # noqa: E402
+from device.demo.stage import Pose, Stage  # noqa: E402
+from scoring.cards import DECK  # noqa: E402
+from vision.cards import read_cards  # noqa: E402
+from vision.live import LiveReader  # noqa: E402
+from vision.observations import same_cards  # noqa: E402
+
+Frames = Iterator[tuple[str, np.ndarray, Stage]]
+"""Each frame of a stream, with the table it shows; a new table's first frame is named."""
+
+
+def recorded() -> Frames:
+    """Every frame of the demo's recordings."""
+    for recording in recordings():
+        playback = Playback(recording)
+        while not playback.done:
+            frame = playback.read()
+            yield (recording.name if playback.frame == 0 else ""), frame, playback.stage
+
+
+def dealt(cards: int = 30, seed: int = 5) -> Frames:
+    """A table dealt ``cards`` cards one at a time, with a hand passing over after every tenth."""
+    rng = np.random.default_rng(seed)
+    stage = Stage(deck(), seed=seed)
+    spots = [(160 + 190 * (k % 6) + rng.uniform(-20, 20), 110 + 125 * (k // 6) + rng.uniform(-10, 10))
+             for k in range(cards)]
+    for k, ((x, y), card) in enumerate(zip(spots, rng.permutation(len(DECK))[:cards], strict=True)):
+        stage.put(Pose(DECK[card].code, x, y, float(rng.uniform(-0.4, 0.4))))
+        for still in range(4):
+            yield ("dealt" if k == still == 0 else ""), stage.image(), stage
+        if k % 10 == 9:
+            for step in range(8):  # a hand (an arm's skin-coloured blob) sweeps across and back
+                frame = stage.image().copy()
+                centre = (int(100 + 1080 * (1 - abs(step - 3.5) / 3.5)), int(rng.uniform(200, 500)))
+                cv2.ellipse(frame, centre, (110, 70), 20.0, 0, 360, (120, 150, 205), -1)
+                yield "", frame, stage
+
+
+def measure(stream: Frames, noise: float, rng: np.random.Generator) -> dict[str, list[float]]:
+    """CPU ms of each frame both ways, the cards each misread, the share of the frame the live reader read,
+    and whether the two agree."""
+    cv2.setNumThreads(1)
+    live = LiveReader()
+    out: dict[str, list[float]] = {"whole": [], "live": [], "share": [], "differ": [], "whole misread": [],
+                                   "live misread": []}
+    for name, image, stage in stream:
+        if name:
+            live = LiveReader()  # each recording is a table of its own
+        frame = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+        start = time.process_time()
+        whole = read_cards(frame)
+        middle = time.process_time()
+        seen = live(frame)
+        end = time.process_time()
+        out["whole"].append((middle - start) * 1000)
+        out["live"].append((end - middle) * 1000)
+        out["share"].append(live.read_share)
+        out["differ"].append(float(not same_cards(seen, whole)))
+        out["whole misread"].append(len(misreads(stage, whole)))
+        out["live misread"].append(len(misreads(stage, seen)))
+    return out
+
+
+def report(title: str, figures: dict[str, list[float]]) -> None:
+    whole, live, share = (np.array(figures[k]) for k in ("whole", "live", "share"))
+
+    def ms(times: np.ndarray) -> str:
+        return (f"median {np.median(times):.1f}, p90 {np.percentile(times, 90):.1f}, "
+                f"p99 {np.percentile(times, 99):.1f}, mean {times.mean():.1f} ms")
+
+    def wrong(way: str) -> str:
+        counts = np.array(figures[f"{way} misread"])
+        return f"{int(counts.sum())} cards misread in {int(np.count_nonzero(counts))} frames"
+
+    print(f"{title}: {len(whole)} frames; the two readers' cards differ in {int(sum(figures['differ']))}")
+    print(f"  whole frames: {ms(whole)}; {wrong('whole')}")
+    print(f"  live:         {ms(live)}; {wrong('live')}")
+    print(f"  share of each frame read {share.mean():.3f} on average; frames read whole {np.mean(share == 1):.1%}, "
+          f"in crops {np.mean((share > 0) & (share < 1)):.1%}, not read {np.mean(share == 0):.1%}")
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--noise", type=float, default=3.0, help="camera noise, levels (standard deviation)")
+    args = options.parse_args()
+    read_cards(np.zeros((720, 1280, 3), np.uint8))  # load the model
+    rng = np.random.default_rng(11)
+    report("the demo's recordings", measure(recorded(), args.noise, rng))
+    report("a 30-card table dealt, a hand passing", measure(dealt(), args.noise, rng))
+
+
+if __name__ == "__main__":
+    main()

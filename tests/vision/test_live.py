@@ -1,0 +1,120 @@
+"""``LiveReader``: a stream of frames read as ``read_cards`` reads each one, read again only where it changed."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from device.demo.recording import Playback, Recording, deck
+from device.demo.stage import Pose, Stage
+from vision import live as live_module
+from vision.cards import read_cards
+from vision.live import CHANGE, LiveReader
+from vision.observations import same_cards
+
+NOISE = 3.0
+"""Camera noise added to the rendered frames: a standard deviation in levels, in every channel."""
+
+
+def camera(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame as a camera gives it: the rendered image with fresh noise."""
+    return np.clip(image + rng.normal(0, NOISE, image.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.fixture(name="table")
+def table_fixture() -> Stage:
+    stage = Stage(deck(), seed=3)
+    for code, x, y, turn in (("TH", 400, 300, 0.1), ("QS", 700, 320, -0.3), ("5D", 950, 480, 1.2)):
+        stage.put(Pose(code, x, y, turn))
+    return stage
+
+
+def test_a_recorded_game_reads_as_every_frame_read_whole() -> None:
+    """The OFC recording, frame by frame with camera noise: the live reader gives what ``read_cards`` gives
+    each frame, and reads far less of the frames to do it."""
+    playback, live, rng, shares = Playback(Recording.load("ofc")), LiveReader(), np.random.default_rng(7), []
+    while not playback.done:
+        frame = camera(playback.read(), rng)
+        assert same_cards(live(frame), read_cards(frame)), f"frame {playback.frame}"
+        shares.append(live.read_share)
+    assert np.mean(shares) < 0.3 and shares.count(0.0) > len(shares) / 4
+
+
+def test_a_still_table_is_not_read_again(table: Stage) -> None:
+    live, rng = LiveReader(), np.random.default_rng(1)
+    first = live(camera(table.image(), rng))
+    assert [s.code for s in first] and live.read_share == 1.0
+    assert live(camera(table.image(), rng)) == first and live.read_share == 0.0
+
+
+def test_a_card_laid_or_taken_is_read_in_a_crop_around_it(table: Stage) -> None:
+    live, rng = LiveReader(), np.random.default_rng(2)
+    live(camera(table.image(), rng))
+    table.put(Pose("7C", 250, 550, 0.5))
+    laid = live(camera(table.image(), rng))
+    assert 0.0 < live.read_share < 0.5
+    assert same_cards(laid, read_cards(table.image())) and "7C" in [s.code for s in laid]
+    table.take("QS")
+    taken = live(camera(table.image(), rng))
+    assert 0.0 < live.read_share < 0.5 and sorted(s.code for s in taken) == ["5D", "7C", "TH"]
+
+
+def test_a_card_laid_over_an_index_drops_the_corner_it_hides(table: Stage) -> None:
+    """The queen's corners are held from the first frame; a card laid over her hides them both."""
+    live, rng = LiveReader(), np.random.default_rng(4)
+    live(camera(table.image(), rng))
+    table.put(Pose("2H", 700, 320, -0.3))
+    assert sorted(s.code for s in live(camera(table.image(), rng))) == ["2H", "5D", "TH"]
+
+
+def test_small_changes_add_up_until_they_count(table: Stage) -> None:
+    """Light creeping up a level at a time is not read again at each step, but once it has moved by
+    ``CHANGE`` since the table was read."""
+    live, image = LiveReader(), table.image()
+    live(image)
+    shares = []
+    for level in range(1, CHANGE + 3):
+        live(np.clip(image.astype(int) + level, 0, 255).astype(np.uint8))
+        shares.append(live.read_share)
+    assert shares[:CHANGE - 1] == [0.0] * (CHANGE - 1) and max(shares) == 1.0
+
+
+def test_another_size_or_a_new_view_is_read_whole(table: Stage) -> None:
+    live = LiveReader()
+    live(table.image())
+    live(table.image()[:600, :1000])
+    assert live.read_share == 1.0
+    live(table.image())
+    live(np.full_like(table.image(), 200))
+    assert live.read_share == 1.0 and live(np.full_like(table.image(), 200)) == []
+
+
+@pytest.mark.parametrize("frame", [np.zeros((120, 160, 3), np.uint16), np.zeros((2, 2, 2, 2), np.uint8), "frame.png"])
+def test_a_bad_frame_is_refused_as_read_cards_refuses_it_and_loses_nothing(table: Stage, frame: object) -> None:
+    live, image = LiveReader(), table.image()
+    held = live(image)
+    with pytest.raises((TypeError, ValueError)) as refused:
+        live(frame)  # type: ignore[arg-type]
+    with pytest.raises(type(refused.value), match=re.escape(str(refused.value))):
+        read_cards(frame)  # type: ignore[arg-type]
+    assert live(image) == held and live.read_share == 0.0
+
+
+def test_each_corner_is_read_once_where_crops_meet(table: Stage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two cards laid far apart are read in two crops, and no corner comes twice."""
+    crops: list[tuple[int, ...]] = []
+    read = live_module.read_corners
+
+    def counted(image: np.ndarray) -> list:
+        crops.append(image.shape)
+        return read(image)
+
+    live = LiveReader()
+    live(table.image())
+    monkeypatch.setattr(live_module, "read_corners", counted)
+    table.put(Pose("9S", 200, 150, 0.0))
+    table.put(Pose("KD", 1100, 600, 0.2))
+    seen = live(table.image())
+    assert len(crops) == 2 and same_cards(seen, read_cards(table.image()))

@@ -39,7 +39,8 @@ distance) of its middle, plus ``REACH_PIXELS``: its patch and surroundings reach
 REACH_PIXELS = 32
 """Pixels added to every corner's reach: the paper and ink nearby are measured over about this far."""
 MOST = 0.5
-"""When the crops would cover more than this share of the frame, the whole frame is read instead."""
+"""When the crops (each the box around a group of changed cells, widened) would cover more than this share of
+the frame, the whole frame is read instead."""
 
 
 class LiveReader:
@@ -74,12 +75,13 @@ class LiveReader:
         near = cv2.distanceTransform((~changed).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * CELL
         widest = max([REACH * c.scale for c in self._found], default=0.0) + REACH_PIXELS
         crops = (near <= 2 * widest).astype(np.uint8)  # room for a touched corner's own reach
-        if crops.mean() > MOST:
+        count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
+        share = float((boxes[1:, 2] * boxes[1:, 3]).sum() / crops.size)
+        if share > MOST:
             self._read_whole(image, coarse, shrink)
             return self._cards
         held = [c for c in self._found if not _touched(c, near)]
         found = list(held)
-        count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
         for k in range(1, count):
             x, y, w, h = (int(v) * CELL for v in boxes[k, :4])
             for corner in read_corners(image[y:y + h, x:x + w]):
@@ -87,7 +89,7 @@ class LiveReader:
                 cell = _cell(corner, near.shape)
                 if near[cell] <= widest and labels[cell] == k and not any(_same(corner, c) for c in held):
                     found.append(corner)
-        self.read_share = float(crops.mean())
+        self.read_share = share
         self._coarse[changed] = coarse[changed]  # elsewhere, changes under CHANGE add up until they count
         self._found, self._cards = found, cards_of(found, shrink)
         return self._cards

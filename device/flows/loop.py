@@ -1,10 +1,11 @@
 """The device's loop around a game: each frame through the card reader, the zones and the tracker into
 the game; the buttons and the seat panel into confirmations; the game's page onto the OLED.
 
-Every part is given, so the loop runs the same on a Pi and in tests: ``read`` is the card reader
-(``vision.live.LiveReader`` on the device: ``vision.cards.read_cards`` for a stream), ``dice`` says what a frame shows in the dice tray once a roll
-has settled (or None), ``buttons`` has ``take()`` (``device.buttons.Buttons``), ``panel`` has
-``get(timeout)`` (``device.panel.SeatPanel``), ``display`` has ``show(screen)`` (``device.display.Display``).
+Every part is given, so the loop runs the same on a Pi and in tests: ``read`` is the card reader (on the
+device ``vision.live.LiveReader``, which reads a stream as ``vision.cards.read_cards`` reads each frame),
+``dice`` says what a frame shows in the dice tray once a roll has settled (or None), ``buttons`` has
+``take()`` (``device.buttons.Buttons``), ``panel`` has ``get(timeout)`` (``device.panel.SeatPanel``),
+``display`` has ``show(screen)`` (``device.display.Display``).
 The display is written only when the page changes, or again at each frame while it reports a ``fault``
 (a bus error) until the page gets through. A seat panel that has ``status()`` and was connected is watched:
 while it is unplugged the page's title bar says so, and the log says so once when it goes and once when

@@ -2,8 +2,8 @@
 the power-cut harness (``power_cut``) plays.
 
 The recording (``device.demo.recording``, Cribbage to 61 by default) is played by its own ``Playback``:
-rendered frames through the real card reader (``vision.live.LiveReader``, a new one at each restart), the zones, the tracker (its
-default settings, as ``tablescore run`` has them), the flow and the journal, with the presses the players
+rendered frames through the real card reader (``vision.live.LiveReader``, a new one at each restart), the
+zones, the tracker (its default settings, as ``tablescore run`` has them), the flow and the journal, with the presses the players
 made at the frames they made them. At the recording's end the players clear the table and press OK on
 the finished game (its result is recorded, the next game begins), and play the recording again.
 

@@ -73,7 +73,7 @@ class LiveReader:
             return self._cards
         # each cell's distance (pixels) to the nearest changed cell
         near = cv2.distanceTransform((~changed).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * CELL
-        widest = max([REACH * c.scale for c in self._found], default=0.0) + REACH_PIXELS
+        widest = max(map(_reach, self._found), default=REACH_PIXELS)
         crops = (near <= 2 * widest).astype(np.uint8)  # room for a touched corner's own reach
         count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
         share = float((boxes[1:, 2] * boxes[1:, 3]).sum() / crops.size)
@@ -106,9 +106,14 @@ def _cell(corner: Corner, shape: tuple[int, ...]) -> tuple[int, int]:
     return min(max(int(y // CELL), 0), shape[0] - 1), min(max(int(x // CELL), 0), shape[1] - 1)
 
 
+def _reach(corner: Corner) -> float:
+    """How far (pixels) from a corner's middle a change may alter its reading (``REACH``, ``REACH_PIXELS``)."""
+    return REACH * corner.scale + REACH_PIXELS
+
+
 def _touched(corner: Corner, near: np.ndarray) -> bool:
     """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one)."""
-    return bool(near[_cell(corner, near.shape)] <= REACH * corner.scale + REACH_PIXELS)
+    return bool(near[_cell(corner, near.shape)] <= _reach(corner))
 
 
 def _same(a: Corner, b: Corner) -> bool:

@@ -131,7 +131,7 @@ def test_each_card_s_index_size_is_measured_in_the_frame_s_pixels() -> None:
     larger = sorted((s for s in read_cards(cv2.resize(scene.image, None, fx=2, fy=2)) if s.card is not None),
                     key=lambda s: s.code)
     assert [s.code for s in larger] == [s.code for s in seen]
-    assert all(1.98 < b.index_size / a.index_size < 2.02 for a, b in zip(seen, larger))  # type: ignore[operator]
+    assert all(1.98 < b.index_size / a.index_size < 2.02 for a, b in zip(seen, larger, strict=True))
     assert index_note(seen, scene.image.shape) is None  # about 30 px: clear
     smaller = cv2.resize(scene.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     note = index_note(read_cards(smaller), smaller.shape)

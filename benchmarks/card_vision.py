@@ -12,7 +12,9 @@
   what the issue's targets still want of each (``against_targets``).
 - Synthetic: held-out scenes (seeds never used in training, index fonts never used in training:
   ``render.HELD_OUT_FONTS``), 1280x720, rank and suit both checked, matched the same way to the cards'
-  outlines; cards whose index corners are all hidden are counted apart (nobody can read them).
+  outlines; cards whose index corners are all hidden are counted apart (nobody can read them). The share
+  read right is also given by the size of the cards' indices (``SIZE_BANDS``), which is what a camera's height
+  and resolution set (``vision.cards.CLEAR_INDEX``).
 - Speed: ``read_cards`` on 1280x720 synthetic tables of 20 to 30 cards on one core
   (``cv2.setNumThreads(1)``, one BLAS thread): CPU time a frame (the one-core figure on a shared machine),
   median and 90th percentile, and wall time.
@@ -39,7 +41,7 @@ import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
 from vision import corners, glyphs, render  # noqa: E402
-from vision.cards import read_cards, read_corners, screened  # noqa: E402
+from vision.cards import CLEAR_INDEX, read_cards, read_corners, screened  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"
@@ -175,6 +177,23 @@ def real_accuracy(data: Path) -> Counter[str]:
     return counts
 
 
+SIZE_BANDS = (12.0, 15.0, CLEAR_INDEX, 24.0)
+"""Index sizes (pixels from rank mark to suit mark, the largest of a card's visible corners) the synthetic
+figures are also given between."""
+
+
+def size_band(size: float) -> str:
+    """The band of ``SIZE_BANDS`` an index size lies in.
+
+    >>> size_band(11.9), size_band(18.0), size_band(40)
+    ('under 12 px', '18-24 px', '24 px and over')
+    """
+    k = int(np.searchsorted(SIZE_BANDS, size, side="right"))
+    if k == 0:
+        return f"under {SIZE_BANDS[0]:.0f} px"
+    return f"{SIZE_BANDS[k - 1]:.0f}-{SIZE_BANDS[k]:.0f} px" if k < len(SIZE_BANDS) else f"{SIZE_BANDS[-1]:.0f} px and over"
+
+
 def synthetic_accuracy(scenes: int) -> Counter[str]:
     counts: Counter[str] = Counter()
     fonts = render.available(render.HELD_OUT_FONTS)
@@ -188,13 +207,17 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
                              [c.card for c in scene.cards])
         counts["phantom"] += extra
         for card, i in zip(scene.cards, owner, strict=True):
-            if not any(visible for *_, visible in card.marks):
+            sizes = [math.dist(rank, suit) for rank, suit, _, visible in card.marks if visible]
+            if not sizes:
                 counts["hidden"] += 1
                 if i is not None and seen[i].card is not None and seen[i].card != card.card:
                     counts["wrong (hidden corner)"] += 1
                 continue
+            result, band = outcome(seen, i, lambda read: read, card.card), size_band(max(sizes))
             counts["face-up"] += 1
-            counts[outcome(seen, i, lambda read: read, card.card)] += 1
+            counts[result] += 1
+            counts[band] += 1
+            counts[f"{band} {result}"] += 1
     return counts
 
 
@@ -282,6 +305,9 @@ def main() -> None:
               f"unknown {share(syn, 'unknown', 'face-up')}, missed {share(syn, 'missed', 'face-up')}, "
               f"phantom {syn['phantom']}; {syn['hidden']} cards with every corner covered "
               f"({syn['wrong (hidden corner)']} of them read wrong)")
+        bands = [size_band(size) for size in (0, *SIZE_BANDS)]
+        print("  correct by index size (rank to suit, as drawn): "
+              + ", ".join(f"{band} {share(syn, f'{band} correct', band)} of {syn[band]}" for band in bands))
     if args.speed_frames:
         median, p90, wall, cards, counts = speed(args.speed_frames)
         print(f"speed (one thread, 1280x720, {cards:.1f} cards a frame, load average {os.getloadavg()[0]:.1f}): "

@@ -84,11 +84,15 @@ class Recognized:
     calibration: Calibration
     cards: list[CardSighting]
     dice: list[DieSighting] = field(default_factory=list)
+    note: str | None = None  # for whoever places the camera (``vision.cards.index_note``)
 
     def as_json(self) -> dict[str, Any]:
-        """The ``--json`` line for this image."""
-        return {"image": self.image, "cards": [c.as_json() for c in self.cards],
+        """The ``--json`` line for this image (``note`` only when there is one)."""
+        line = {"image": self.image, "cards": [c.as_json() for c in self.cards],
                 "dice": [d.as_json() for d in self.dice]}
+        if self.note:
+            line["note"] = self.note
+        return line
 
     def render(self) -> str:
         """A readable listing: the cards zone by zone, unknown ones flagged.
@@ -100,8 +104,9 @@ class Recognized:
         >>> table = Calibration.default(2, size=(100, 100))
         >>> print(Recognized("deal.jpg", np.zeros((100, 100, 3), np.uint8), table, [
         ...     CardSighting(Card.parse("TH"), (50.0, 95.0), (), 0.99, "seat1.back"),
-        ...     CardSighting(None, (40.0, 50.0), (), 0.42, "centre")]).render())
+        ...     CardSighting(None, (40.0, 50.0), (), 0.42, "centre")], note="lower the camera").render())
         deal.jpg: 2 cards, 1 unknown
+          note: lower the camera
           centre       ??        at (40, 50)  42%  unknown: adjust this card
           seat1.back   TH  10♥   at (50, 95)  99%
         """
@@ -109,7 +114,7 @@ class Recognized:
             return f"{self.image}: no cards found"
         unknown = sum(1 for c in self.cards if c.card is None)
         lines = [f"{self.image}: {len(self.cards)} card{'s' * (len(self.cards) != 1)}"
-                 + (f", {unknown} unknown" if unknown else "")]
+                 + (f", {unknown} unknown" if unknown else "")] + [f"  note: {self.note}"] * bool(self.note)
         for c in sorted(self.cards, key=lambda c: (c.zone is None, c.zone or "", c.center[1], c.center[0])):
             symbol = c.card.symbol if c.card else ""
             note = "  unknown: adjust this card" if c.card is None else ""
@@ -158,6 +163,7 @@ def load_reader() -> Reader:
 
 def recognize(image: str, read: Reader, calibration: Calibration | None, seats: int) -> Recognized:
     """Read one image's cards and give each its zone."""
+    from vision.cards import index_note
     from vision.dice import read_dice
     from vision.zones import Calibration, ZoneError
 
@@ -179,7 +185,7 @@ def recognize(image: str, read: Reader, calibration: Calibration | None, seats: 
     except Exception as error:  # as for the cards: a bug in the dice reader must not stop the other images
         traceback.print_exc(file=sys.stderr)
         raise RecognizeError(f"internal error reading the dice ({type(error).__name__}); please report it") from None
-    return Recognized(image, frame, table, table.assign_zones(cards), dice)
+    return Recognized(image, frame, table, table.assign_zones(cards), dice, index_note(cards, frame.shape))
 
 
 def load_image(image: str) -> Image:

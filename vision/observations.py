@@ -35,6 +35,7 @@ class CardSighting:
     outline: tuple[Point, ...]
     confidence: float
     zone: str | None = None
+    index_size: float | None = None  # pixels from its index's rank mark to its suit mark, where measured
 
     @property
     def code(self) -> str:
@@ -42,14 +43,17 @@ class CardSighting:
         return self.card.code if self.card else UNKNOWN
 
     def as_json(self) -> dict[str, Any]:
-        """The ``tablescore recognize --json`` form of this card."""
-        return {
+        """The ``tablescore recognize --json`` form of this card (``index_size`` only where measured)."""
+        seen = {
             "card": self.code,
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline],
             "zone": self.zone,
             "confidence": round(self.confidence, 3),
         }
+        if self.index_size is not None:
+            seen["index_size"] = round(self.index_size, 1)
+        return seen
 
 
 @dataclass(frozen=True, slots=True)

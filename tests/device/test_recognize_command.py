@@ -28,6 +28,7 @@ SCENES = {
         CardSighting(Card.parse("5C"), (50.0, 40.0), box(50, 40), 0.97)],
     2: [],
     3: [CardSighting(Card.parse("QS"), (30.0, 240.0), box(30, 240), 0.95)],
+    4: [CardSighting(Card.parse("QS"), (30.0, 240.0), box(30, 240), 0.95, index_size=30.0)],
 }
 
 
@@ -89,6 +90,20 @@ def test_the_readable_listing(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         "  tray         5C  5♣    at (50, 40)  97%\n"
         f"{tmp_path}/empty.png: no cards found\n"
     )
+
+
+def test_small_indices_get_a_note_for_whoever_places_the_camera(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The indices' size counts as read: 30 px in a 2560-pixel photo are 15 px at the 1280 it is read at."""
+    near, far = photo(tmp_path, "near.png", 4), photo(tmp_path, "far.png", 4, size=(2560, 1440))
+    status, out, _ = recognize(capsys, near, far, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and "note" not in lines[0] and lines[0]["cards"][0]["index_size"] == 30.0
+    note = ("index corners 15 px from rank to suit as read (under 18 read less surely): lower the camera or frame "
+            "less of the table")
+    assert lines[1]["note"] == note
+    status, out, _ = recognize(capsys, far)
+    assert out.splitlines()[:2] == [f"{far}: 1 card", f"  note: {note}"]
 
 
 def zones_of(out: str) -> list[str]:

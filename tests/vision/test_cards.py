@@ -15,7 +15,7 @@ import pytest
 
 from scoring.cards import Card, Rank
 from vision import render
-from vision.cards import PAIR_REACH, Corner, _assemble, _corner_pairs, read_cards
+from vision.cards import CLEAR_INDEX, PAIR_REACH, Corner, _assemble, _corner_pairs, index_note, read_cards
 from vision.observations import CardSighting
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-pinochle-ranks" / "images"
@@ -117,6 +117,25 @@ def test_empty_grey_tiny_thin_or_strided_frames_give_nothing(frame: np.ndarray) 
 def test_malformed_frames_are_refused_clearly(frame: np.ndarray, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         read_cards(frame)
+
+
+def test_each_card_s_index_size_is_measured_in_the_frame_s_pixels() -> None:
+    """``index_size`` is the rank-to-suit distance of the card's index (within a quarter of the drawn one's); a
+    frame twice the size is read at 1280 pixels but reported in its own pixels; small indices get a note."""
+    scene = render.table_scene(np.random.default_rng(7), fonts=HELD_OUT)
+    drawn = {c.card: [math.dist(rank, suit) for rank, suit, _, visible in c.marks if visible] for c in scene.cards}
+    seen = sorted((s for s in read_cards(scene.image) if s.card is not None), key=lambda s: s.code)
+    assert len(seen) >= 8
+    for s in seen:
+        assert s.index_size is not None and 0.75 * min(drawn[s.card]) <= s.index_size <= 1.25 * max(drawn[s.card]), s
+    larger = sorted((s for s in read_cards(cv2.resize(scene.image, None, fx=2, fy=2)) if s.card is not None),
+                    key=lambda s: s.code)
+    assert [s.code for s in larger] == [s.code for s in seen]
+    assert all(1.98 < b.index_size / a.index_size < 2.02 for a, b in zip(seen, larger, strict=True))
+    assert index_note(seen, scene.image.shape) is None  # about 30 px: clear
+    smaller = cv2.resize(scene.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    note = index_note(read_cards(smaller), smaller.shape)
+    assert note is not None and f"under {CLEAR_INDEX:.0f}" in note and "lower the camera" in note
 
 
 def test_a_grey_frame_reads_like_colour_for_rank() -> None:

@@ -3,9 +3,10 @@ the power-cut harness (``power_cut``) plays.
 
 The recording (``device.demo.recording``, Cribbage to 61 by default) is played by its own ``Playback``:
 rendered frames through the real card reader (``vision.live.LiveReader``, a new one at each restart), the
-zones, the tracker (its default settings, as ``tablescore run`` has them), the flow and the journal, with the presses the players
-made at the frames they made them. At the recording's end the players clear the table and press OK on
-the finished game (its result is recorded, the next game begins), and play the recording again.
+zones, the tracker (its default settings, as ``tablescore run`` has them), the flow and the journal, with
+the presses the players made at the frames they made them. At the recording's end the players clear the
+table and press OK on the finished game (its result is recorded, the next game begins), and play the
+recording again.
 
 ``Players.resume`` carries on from where the journal says the game stands, as people at the table do
 from what the restarted device shows: the table is laid as it lay at the frame whose press wrote the

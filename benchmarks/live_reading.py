@@ -24,7 +24,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from device.demo.recording import Playback, deck, misreads, recordings  # noqa: E402
-from device.demo.stage import Pose, Stage  # noqa: E402
+from device.demo.stage import Pose, Stage, camera  # noqa: E402
 from scoring.cards import DECK  # noqa: E402
 from vision.cards import read_cards  # noqa: E402
 from vision.live import LiveReader  # noqa: E402
@@ -71,7 +71,7 @@ def measure(stream: Frames, noise: float, rng: np.random.Generator) -> dict[str,
     for name, image, stage in stream:
         if name:
             live = LiveReader()  # each recording is a table of its own
-        frame = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+        frame = camera(image, rng, noise)
         start = time.process_time()
         whole = read_cards(frame)
         middle = time.process_time()

@@ -8,19 +8,11 @@ import numpy as np
 import pytest
 
 from device.demo.recording import Playback, Recording, deck
-from device.demo.stage import Pose, Stage
+from device.demo.stage import Pose, Stage, camera
 from vision import live as live_module
 from vision.cards import read_cards
 from vision.live import CHANGE, LiveReader
 from vision.observations import same_cards
-
-NOISE = 3.0
-"""Camera noise added to the rendered frames: a standard deviation in levels, in every channel."""
-
-
-def camera(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The frame as a camera gives it: the rendered image with fresh noise."""
-    return np.clip(image + rng.normal(0, NOISE, image.shape), 0, 255).astype(np.uint8)
 
 
 @pytest.fixture(name="table")

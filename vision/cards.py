@@ -255,8 +255,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
         now_read = unread[read]
         rank_k[now_read], suit_k[now_read], sure[now_read] = e_rank_k[read], e_suit_k[read], e_sure[read]
     order = np.argsort(-(sure + index), kind="stable")
-    apart = found.rank[:, None, :] - found.rank[None, :, :]
-    near = (np.hypot(apart[..., 0], apart[..., 1]) < SAME_CORNER * np.maximum(found.scale[:, None], found.scale[None, :])).tolist()
+    near = same_corner(found.rank[:, None], found.scale[:, None], found.rank[None], found.scale[None]).tolist()
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
     for i in order:
         same = [t for t, (j, _) in enumerate(taken) if near[i][j]]
@@ -290,6 +289,18 @@ def _own_pips(found: list[Corner]) -> list[Corner]:
     pips = np.array([c.suit for c in found if c.card is not None]).reshape(-1, 2)
     return [c for c in found if c.card is not None or not len(pips)
             or np.hypot(*(pips - c.suit).T).min() >= SHARED_PIP * c.scale]
+
+
+def same_corner(rank_a: np.ndarray, scale_a: np.ndarray | float, rank_b: np.ndarray, scale_b: np.ndarray | float
+                ) -> np.ndarray:
+    """Whether reads (rank-mark centres, last axis x and y, and scales; broadcast against each other) are of one
+    corner: their rank marks lie closer than ``SAME_CORNER`` times the larger scale.
+
+    >>> same_corner(np.array([[0.0, 0.0]]), 10.0, np.array([[6.0, 0.0], [0.0, 8.0]]), np.array([8.0, 10.0]))
+    array([ True, False])
+    """
+    apart = np.asarray(rank_a) - np.asarray(rank_b)
+    return np.hypot(apart[..., 0], apart[..., 1]) < SAME_CORNER * np.maximum(scale_a, scale_b)
 
 
 def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:

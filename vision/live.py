@@ -25,7 +25,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import SAME_CORNER, Corner, cards_of, read_corners, scaled
+from vision.cards import Corner, cards_of, read_corners, same_corner, scaled
 from vision.observations import CardSighting
 
 CELL = 8
@@ -87,7 +87,9 @@ class LiveReader:
             for corner in read_corners(image[y:y + h, x:x + w]):
                 corner = corner.moved((x, y))
                 cell = _cell(corner, near.shape)
-                if near[cell] <= widest and labels[cell] == k and not any(_same(corner, c) for c in held):
+                # a corner read again where nothing near it changed is the one held
+                if (near[cell] <= widest and labels[cell] == k
+                        and not any(same_corner(corner.rank, corner.scale, c.rank, c.scale) for c in held)):
                     found.append(corner)
         self.read_share = share
         self._coarse[changed] = coarse[changed]  # elsewhere, changes under CHANGE add up until they count
@@ -114,9 +116,3 @@ def _reach(corner: Corner) -> float:
 def _touched(corner: Corner, near: np.ndarray) -> bool:
     """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one)."""
     return bool(near[_cell(corner, near.shape)] <= _reach(corner))
-
-
-def _same(a: Corner, b: Corner) -> bool:
-    """Whether two reads are of one corner (``SAME_CORNER``): a corner read again where nothing near it
-    changed is the one held."""
-    return bool(np.hypot(*(a.rank - b.rank)) < SAME_CORNER * max(a.scale, b.scale))

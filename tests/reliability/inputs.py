@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import argparse
+import atexit
 import copy
 import io
 import json
@@ -28,6 +29,7 @@ import math
 import random
 import re
 import resource
+import shutil
 import signal
 import string
 import struct
@@ -339,7 +341,8 @@ def _text_file(rng: random.Random, good: dict[str, Any], names: list[str]) -> by
 
 
 _SCRATCH = Path(tempfile.mkdtemp(prefix="tablescore-fuzz-"))
-"""Where the file targets write their inputs (one file each, rewritten for every input)."""
+"""Where the file targets write their inputs (one file each, rewritten for every input); removed at exit."""
+atexit.register(shutil.rmtree, _SCRATCH, ignore_errors=True)
 
 
 def scratch_file(raw: bytes, name: str = "input.toml") -> Path:

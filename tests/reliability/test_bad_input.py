@@ -221,3 +221,12 @@ AWKWARD = {
 @pytest.mark.parametrize("frame", [pytest.param(frame, id=name) for name, frame in AWKWARD.items()])
 def test_the_card_reader_reads_or_refuses_an_awkward_frame(frame: np.ndarray) -> None:
     assert check_card_frame(frame) in ("accepted", "refused")
+
+
+def test_the_scratch_folder_is_removed_at_exit() -> None:
+    """Each import of the inputs makes a scratch folder for the file targets; none is left behind in /tmp."""
+    code = "from tests.reliability import inputs; print(inputs.scratch_file(b'x = 1').parent)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    folder = Path(run.stdout.strip())
+    assert folder.name.startswith("tablescore-fuzz-") and not folder.exists()

@@ -7,5 +7,16 @@ slow on a 2-core machine). No pytest plugin in use imports NumPy before this fil
 """
 
 import os
+import tempfile
+
+import pytest  # neither imports NumPy
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+@pytest.fixture(autouse=True)
+def _doctest_scratch(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A doctest's ``tempfile.mkdtemp()`` folders go under its own ``tmp_path``, which pytest clears, not
+    into /tmp for good (other tests keep /tmp: a socket path must stay short)."""
+    if isinstance(request.node, pytest.DoctestItem):
+        monkeypatch.setattr(tempfile, "tempdir", str(request.getfixturevalue("tmp_path")))

@@ -4,6 +4,8 @@ NumPy's OpenBLAS reads OPENBLAS_NUM_THREADS once, when NumPy is first imported: 
 ``device/cli.py`` does for the command line, so the card reader's small matrix products run on one thread
 as on the device (with a thread per core they fought each other and the tests ran about three times as
 slow on a 2-core machine). No pytest plugin in use imports NumPy before this file is loaded.
+
+It also keeps the doctests' scratch folders out of /tmp (``_doctest_scratch``).
 """
 
 import os

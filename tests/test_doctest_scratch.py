@@ -16,6 +16,6 @@ def test_doctests_leave_no_scratch_folders(tmp_path: Path) -> None:
     scratch.mkdir()
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "device/journal.py",
                           "device/camera.py"], cwd=ROOT, env={**os.environ, "TMPDIR": str(scratch)},
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert [p.name for p in scratch.iterdir() if not p.name.startswith("pytest-of-")] == []

@@ -226,7 +226,7 @@ def test_the_card_reader_reads_or_refuses_an_awkward_frame(frame: np.ndarray) ->
 def test_the_scratch_folder_is_removed_at_exit() -> None:
     """Each import of the inputs makes a scratch folder for the file targets; none is left behind in /tmp."""
     code = "from tests.reliability import inputs; print(inputs.scratch_file(b'x = 1').parent)"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60,
                          cwd=Path(__file__).resolve().parents[2])
     folder = Path(run.stdout.strip())
     assert folder.name.startswith("tablescore-fuzz-") and not folder.exists()

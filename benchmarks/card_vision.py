@@ -207,7 +207,7 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
                              [c.card for c in scene.cards])
         counts["phantom"] += extra
         for card, i in zip(scene.cards, owner, strict=True):
-            sizes = [math.dist(rank, suit) for rank, suit, _, visible in card.marks if visible]
+            sizes = card.index_sizes
             if not sizes:
                 counts["hidden"] += 1
                 if i is not None and seen[i].card is not None and seen[i].card != card.card:

@@ -467,6 +467,17 @@ class PlacedCard:
         c = self.outline.mean(axis=0)
         return float(c[0]), float(c[1])
 
+    @property
+    def index_sizes(self) -> list[float]:
+        """The rank-to-suit distance (pixels) of each index corner left visible: the index's size as drawn.
+
+        >>> card = PlacedCard(Card.parse("TH"), np.zeros((4, 2)), [(np.array([0, 0]), np.array([3, 4]), 9.0, True),
+        ...                                                         (np.array([9, 9]), np.array([9, 20]), 9.0, False)])
+        >>> card.index_sizes
+        [5.0]
+        """
+        return [math.dist(rank, suit) for rank, suit, _, visible in self.marks if visible]
+
 
 @dataclass
 class Scene:

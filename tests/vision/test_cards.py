@@ -123,7 +123,7 @@ def test_each_card_s_index_size_is_measured_in_the_frame_s_pixels() -> None:
     """``index_size`` is the rank-to-suit distance of the card's index (within a quarter of the drawn one's); a
     frame twice the size is read at 1280 pixels but reported in its own pixels; small indices get a note."""
     scene = render.table_scene(np.random.default_rng(7), fonts=HELD_OUT)
-    drawn = {c.card: [math.dist(rank, suit) for rank, suit, _, visible in c.marks if visible] for c in scene.cards}
+    drawn = {c.card: c.index_sizes for c in scene.cards}
     seen = sorted((s for s in read_cards(scene.image) if s.card is not None), key=lambda s: s.code)
     assert len(seen) >= 8
     for s in seen:

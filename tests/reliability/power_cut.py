@@ -14,9 +14,10 @@ the fork (opening the journal, replaying the game, the first frames); for the ot
 confirmation, after the child has read the first frame carrying a press, within ``WINDOW`` frame times
 (the frame read, the press taken, the commit, the page drawn, the next frame). A frame time is the median
 of the last 50 the children timed (each child times the frame before the press; under ``FRAME`` it was
-its first frame or an empty table, and not counted).
-The reader takes 15-50 ms a frame, as loaded as the machine is, so cuts at uniform times would mostly
-fall in reading, far from any commit, and a window in milliseconds would move with the load.
+its first frame, and not counted).
+A frame takes from about 3 ms (a still table: the live reader reads nothing again) to 30 ms (a frame read
+whole), more as the machine is loaded, so cuts at uniform times would mostly fall in reading, far from any
+commit, and a window in milliseconds would move with the load.
 
 After each kill the parent checks a copy of the journal's files, opened as a restart opens them (so the
 check changes nothing the next restart finds):
@@ -66,8 +67,10 @@ START_SHARE = 0.25
 WINDOW = 3.0
 """How long after a frame carrying a press is read the kill may fall, in frame times: the frame is read
 in about one (two when it is a child's first), the commit and the page follow."""
-FRAME = 0.005
-"""Frame times under this (seconds) are not counted: a child's first read, an empty table."""
+FRAME = 0.001
+"""Frame times under this (seconds) are not counted: a child's first read (well under 1 ms). The frame before a
+press is most often a still table's, about 3 ms: a bar of 5 ms, set when every frame was read whole, counted
+none of them in some runs, and every kill of such a run then fell at the press, before its commit."""
 STUCK = 60.0
 """A child that reaches no press in this long is stuck (killed and reported as a crash)."""
 

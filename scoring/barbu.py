@@ -157,7 +157,7 @@ class Rules:
     >>> Rules(redoubles="nobody")
     Traceback (most recent call last):
     ...
-    scoring.barbu.BarbuError: who redoubles is "any" or "declarer", not 'nobody'
+    scoring.barbu.BarbuError: 'redoubles' is "any" or "declarer", not 'nobody'
     """
 
     must_trump: bool = False
@@ -167,7 +167,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.redoubles not in REDOUBLES:
-            raise BarbuError(f'who redoubles is "any" or "declarer", not {self.redoubles!r}')
+            raise BarbuError(f"'redoubles' is \"any\" or \"declarer\", not {self.redoubles!r}")
 
 
 STANDARD_RULES = Rules()
@@ -749,9 +749,9 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
         owner = "D (Dominoes)" if name in _DOMINOES_FIELDS else "T (Trumps)" if name != "tricks" else "trick contracts"
         raise BarbuError(f"{name!r} is only for {owner}")
     redoubles_by = request.get("redoubles_by", "any")
-    if redoubles_by not in REDOUBLES:
+    rules = _REQUEST_RULES.get((False, redoubles_by)) if isinstance(redoubles_by, str) else None
+    if rules is None:
         raise BarbuError(f"'redoubles_by' is \"any\" or \"declarer\", not {redoubles_by!r}")
-    rules = _REQUEST_RULES[False, redoubles_by]
     doubles = _doubles(request, declarer, rules)
     if contract is Contract.DOMINOES:
         return _result(_dominoes_request(request, declarer, doubles, rules))

@@ -37,9 +37,9 @@ from typing import Any
 from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings
 from device.panel import PanelEvent
 from scoring.barbu import (
-    REDOUBLES,
     SEATS,
     TRICKS,
+    BarbuError,
     Contract,
     Dominoes,
     Double,
@@ -97,11 +97,12 @@ class BarbuFlow(Flow[State]):
             if not isinstance(settings.get(name, False), bool):
                 raise ValueError(f"Barbu setting {name!r} is true or false, not {settings[name]!r}")
         owed = int_field({"doubles_owed": settings.get("doubles_owed", 2)}, "doubles_owed", 0, 7)
-        redoubles = settings.get("redoubles", "any")
-        if redoubles not in REDOUBLES:
-            raise ValueError(f'Barbu setting \'redoubles\' is "any" or "declarer", not {redoubles!r}')
-        return State(Rules(settings.get("must_trump", False), settings.get("deal_passes_each_hand", False), owed,
-                           redoubles))
+        try:
+            rules = Rules(settings.get("must_trump", False), settings.get("deal_passes_each_hand", False), owed,
+                          settings.get("redoubles", "any"))
+        except BarbuError as error:
+            raise ValueError(f"Barbu setting {error}") from None
+        return State(rules)
 
     def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
         check_fields(data, EVENTS.get(kind, ()), OPTIONAL.get(kind, ()))

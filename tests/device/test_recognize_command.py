@@ -29,6 +29,7 @@ SCENES = {
     2: [],
     3: [CardSighting(Card.parse("QS"), (30.0, 240.0), box(30, 240), 0.95)],
     4: [CardSighting(Card.parse("QS"), (30.0, 240.0), box(30, 240), 0.95, index_size=30.0)],
+    5: [CardSighting(Card.parse("QS"), (30.0, 240.0), box(30, 240), 0.95, index_size=15.0)],
 }
 
 
@@ -94,16 +95,19 @@ def test_the_readable_listing(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_small_indices_get_a_note_for_whoever_places_the_camera(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    """The indices' size counts as read: 30 px in a 2560-pixel photo are 15 px at the 1280 it is read at."""
-    near, far = photo(tmp_path, "near.png", 4), photo(tmp_path, "far.png", 4, size=(2560, 1440))
-    status, out, _ = recognize(capsys, near, far, "--json")
+    """The indices' size counts as read: 30 px in a 2560-pixel photo are 15 px at the 1280 it is first read at,
+    and it is read again in detail, so they are clear; 15 px are small at any scale."""
+    near, far, small = (photo(tmp_path, "near.png", 4), photo(tmp_path, "far.png", 4, size=(2560, 1440)),
+                        photo(tmp_path, "small.png", 5, size=(2560, 1440)))
+    status, out, _ = recognize(capsys, near, far, small, "--json")
     lines = [json.loads(line) for line in out.splitlines()]
     assert status == 0 and "note" not in lines[0] and lines[0]["cards"][0]["index_size"] == 30.0
+    assert "note" not in lines[1]
     note = ("index corners 15 px from rank to suit as read (under 18 read less surely): lower the camera or frame "
             "less of the table")
-    assert lines[1]["note"] == note
-    status, out, _ = recognize(capsys, far)
-    assert out.splitlines()[:2] == [f"{far}: 1 card", f"  note: {note}"]
+    assert lines[2]["note"] == note
+    status, out, _ = recognize(capsys, small)
+    assert out.splitlines()[:2] == [f"{small}: 1 card", f"  note: {note}"]
 
 
 def zones_of(out: str) -> list[str]:

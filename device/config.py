@@ -42,7 +42,12 @@ GAMES = tuple(names())
 
 
 class ConfigError(ValueError):
-    """A configuration file that cannot be used; the message names the file and the entry."""
+    """A configuration file that cannot be used; the message names the file and the entry, ``entry`` only
+    the entry and what is wrong with it (for the OLED)."""
+
+    def __init__(self, message: str, entry: str | None = None) -> None:
+        super().__init__(message)
+        self.entry = entry or message
 
 
 class Section:
@@ -61,7 +66,12 @@ class Table(Section):
 
     def check(self) -> None:
         _one_of(self.game, GAMES, "game")
-        if not 2 <= len(self.players) <= 4 or len(set(self.players)) != len(self.players):
+        for number, name in enumerate(self.players, 1):
+            if not name.strip():
+                raise ValueError(f"players: player {number}'s name is blank")
+            if not name.isprintable():
+                raise ValueError(f"players: player {number}'s name {name!r} holds a control character")
+        if not 2 <= len(self.players) <= 4 or len({name.strip() for name in self.players}) != len(self.players):
             raise ValueError(f"players: {self.players!r} must be 2 to 4 different names")
 
 
@@ -216,7 +226,7 @@ def parse(text: str, source: str = "configuration") -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+        raise ConfigError(f"{source}: not valid TOML: {error}", f"not valid TOML: {error}") from None
     sections = {f.name: f.type for f in dataclasses.fields(Config)}
     built: dict[str, Any] = {}
     try:
@@ -232,7 +242,7 @@ def parse(text: str, source: str = "configuration") -> Config:
             else:
                 built[name] = _section(typing.get_type_hints(Config)[name], value, name)
     except ConfigError as error:
-        raise ConfigError(f"{source}: {error}") from None
+        raise ConfigError(f"{source}: {error}", str(error)) from None
     return Config(**built)
 
 
@@ -245,6 +255,24 @@ def _games(value: object) -> dict[str, dict[str, Any]]:
         if not isinstance(settings, dict):
             raise ConfigError(f"[games.{game}] must be a table of settings")
     return dict(value)
+
+
+def display_of(path: str | Path | None) -> Display | None:
+    """The ``[display]`` section of the configuration file at ``path``, where it can be read and used even
+    if the rest cannot (to say on the OLED what is wrong); None where it cannot, or there is no file.
+
+    >>> display_of(None) is None
+    True
+    """
+    if path is None:
+        return None
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        section = _section(Display, data.get("display", {}), "display")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError):
+        return None
+    assert isinstance(section, Display)
+    return section
 
 
 def load(path: str | Path | None) -> Config:

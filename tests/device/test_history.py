@@ -89,15 +89,15 @@ def test_list_shows_each_game_and_its_state(tmp_path: Path) -> None:
     again = table(path, "cribbage", ["Ann", "Bob"], clock=clock)
     again.ok()  # the finished game recorded; the next begins
     again.choose("Ann deals")
-    table(path, "gin", ["Ann", "Bob"], clock=clock).choose("Bob knocks")  # the second cribbage left
+    table(path, "gin", ["Ann", "Bob"], clock=clock).choose("Bob knocks")  # the second cribbage kept for later
     status, out, err = cli("history", "--journal", str(path))
     assert status == 0 and err == ""
     header, *lines = out.splitlines()
     assert header.split() == ["id", "game", "players", "started", "ended", "state", "scores", "winner"]
     assert len(lines) == 3
     assert lines[0].startswith("1   cribbage  Ann v Bob  2024-05-29 16:26  2024-05-29 ") and "finished" in lines[0]
-    assert lines[0].endswith(" Ann") and "abandoned    0 0" in lines[1] and lines[2].split()[1] == "gin"
-    assert "in progress  0 0" in lines[2]
+    assert lines[0].endswith(" Ann") and lines[2].split()[1] == "gin"
+    assert "in progress  0 0" in lines[1] and "in progress  0 0" in lines[2]  # each resumes when configured
     assert cli("history", "list", "--journal", str(path))[1] == out
 
 

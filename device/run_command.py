@@ -49,6 +49,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--config", type=Path, default=None,
                         help=f"the configuration file (default: $TABLESCORE_CONFIG, else {DEFAULT_CONFIG} "
                              "if it exists, else the built-in stand-ins)")
+    parser.add_argument("--keys", action="store_true",
+                        help="take the buttons' and the seat panel's presses from the keyboard, one line each "
+                             "(o OK, n NEXT, b BACK, O undo, c2 / a2 seat 2's Confirm / Action), for a table "
+                             "without them")
     parser.set_defaults(handler=run)
 
 
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
                 cannot_start(display, error.brief)
                 return 2
             full = error
-        buttons, panel = open_inputs(table.config, stack)
+        buttons, panel = keyboard() if args.keys else open_inputs(table.config, stack)
         life = stack.enter_context(Lifecycle(display=display))
         if full is not None:
             play = wait_for_room(table, stack, display, life, full)
@@ -175,6 +179,15 @@ def own(table: Table, stack: ExitStack) -> None:
     from device.journal import Owner
 
     stack.enter_context(Owner(table.config.journal.path))
+
+
+def keyboard() -> tuple[ButtonSource, PanelSource]:
+    """The keyboard (lines on standard input) as the buttons and the seat panel."""
+    from device.keys import HELP, Keys
+
+    log.info("the keyboard stands in for the buttons and the seat panel: %s, each followed by Enter", HELP)
+    keys = Keys(sys.stdin)
+    return keys, keys
 
 
 def open_play(table: Table, stack: ExitStack) -> Play[Any]:

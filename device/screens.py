@@ -1,7 +1,8 @@
 """What the OLED shows: screens as data, and one renderer that draws them on a 128x64 image.
 
 Game flows describe a screen (a title, an optional big line for the score, itemised lines); ``render``
-draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols),
+draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols; text
+of any language is drawn as ``device.glyphs`` spells it),
 the big line at double size so it can be read at arm's length, on the first page only. Long breakdowns
 are split into pages; the screen's first ``head`` lines (what OK would confirm, a refusal) head every
 page, and the title bar shows which page (``2/4``) and, boxed, which of several options OK would confirm;
@@ -30,12 +31,13 @@ from dataclasses import dataclass, replace
 from luma.core.legacy.font import CP437_FONT, proportional
 from PIL import Image, ImageDraw
 
+from device.glyphs import codes
+
 WIDTH, HEIGHT = 128, 64
 GLYPH = 8
 """The glyphs' height in pixels at scale 1."""
 
 _FONT = proportional(CP437_FONT)
-_CP437 = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "·": 250, "°": 248, "×": ord("x")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,23 +137,16 @@ def _cut(text: str, width: int) -> str:
     return text.rstrip()
 
 
-def _columns(char: str) -> list[int]:
-    code = _CP437.get(char, ord(char))
-    if code > 255:
-        code = ord("?")
-    return list(_FONT[code])
-
-
 def text_width(text: str, scale: int = 1) -> int:
     """The width in pixels of ``text`` drawn at ``scale``."""
-    return sum(len(_columns(char)) for char in text) * scale
+    return sum(len(_FONT[code]) for code in codes(text)) * scale
 
 
 def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: int = 1, fill: int = 1) -> None:
     """Draw ``text`` with its top-left corner at ``xy``; each font pixel becomes a ``scale``-square block."""
     x, y = xy
-    for char in text:
-        for column in _columns(char):
+    for code in codes(text):
+        for column in _FONT[code]:
             for row in range(GLYPH):
                 if column >> row & 1:
                     draw.rectangle((x, y + row * scale, x + scale - 1, y + (row + 1) * scale - 1), fill=fill)

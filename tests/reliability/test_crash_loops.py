@@ -64,9 +64,11 @@ path = "{folder / 'journal.db'}"
     return path
 
 
-def shown(folder: Path, text: str) -> bool:
-    """Whether any frame the emulated OLED wrote into ``folder`` shows ``text`` on a line of its own font."""
-    return any(drawn(Image.open(png), text) for png in sorted(folder.glob("*.png")))
+def shown(folder: Path, text: str, latest: bool = False) -> bool:
+    """Whether any frame the emulated OLED wrote into ``folder`` (or the ``latest``) shows ``text`` on a line
+    of its own font."""
+    frames = sorted(folder.glob("*.png"))
+    return any(drawn(Image.open(png), text) for png in (frames[-1:] if latest else frames))
 
 
 def drawn(image: Image.Image, text: str) -> bool:
@@ -88,11 +90,12 @@ def environment() -> dict[str, str]:
 
 
 @contextmanager
-def device(config: Path) -> Iterator[subprocess.Popen[str]]:
-    """``tablescore run --config CONFIG`` running; on leaving, stopped with SIGTERM, as systemd stops it:
-    it must still be running then, and exit 0."""
-    child = subprocess.Popen([*command(), "run", "--config", str(config)], cwd=config.parent, env=environment(),
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def device(config: Path, *options: str) -> Iterator[subprocess.Popen[str]]:
+    """``tablescore run --config CONFIG OPTIONS`` running (its standard input a pipe); on leaving, stopped
+    with SIGTERM, as systemd stops it: it must still be running then, and exit 0."""
+    child = subprocess.Popen([*command(), "run", "--config", str(config), *options], cwd=config.parent,
+                             env=environment(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
     status: int | None = None
     try:
         yield child
@@ -107,10 +110,10 @@ def device(config: Path) -> Iterator[subprocess.Popen[str]]:
     assert status == 0, output
 
 
-def until_shown(child: subprocess.Popen[str], folder: Path, text: str) -> None:
-    """Wait for the OLED to show ``text``, the device running all the while."""
+def until_shown(child: subprocess.Popen[str], folder: Path, text: str, latest: bool = False) -> None:
+    """Wait for the OLED to show ``text`` (on its ``latest`` frame), the device running all the while."""
     deadline = time.monotonic() + START_SECONDS
-    while not (folder.exists() and shown(folder, text)):
+    while not (folder.exists() and shown(folder, text, latest)):
         assert child.poll() is None, f"it stopped (exit {child.returncode}): {child.stdout.read() if child.stdout else ''}"
         assert time.monotonic() < deadline, f"the OLED never showed {text!r}"
         time.sleep(0.2)

@@ -92,7 +92,8 @@ def read_image(path: str | Path) -> np.ndarray | None:
 
 
 def _precheck(name: str) -> None:
-    """Refuse, with ValueError, the small files OpenCV would spend gigabytes on.
+    """Refuse, with ValueError, the small files OpenCV would spend gigabytes on, and a JPEG cut short (which
+    OpenCV would decode with its missing part grey, saying so only on standard error).
 
     A JPEG cut short is decoded to the full size its header claims, so 1 KB could fill 2.7 GB: its size is
     read first from a decoding at an eighth of the scale. OpenCV 5 sets aside memory for the length a PNG
@@ -110,9 +111,13 @@ def _precheck(name: str) -> None:
                     raise ValueError(f"is cut short or damaged: a PNG chunk claims {length:,} bytes, past the "
                                      "end of the file")
                 if kind == b"IEND":
-                    break
-            return
+                    return
+            raise ValueError("is cut short: the PNG ends before its image does")
     if head[:2] == b"\xff\xd8":
+        with open(name, "rb") as file:
+            data = file.read()
+        if data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda"):  # no end after the last scan's start
+            raise ValueError("is cut short: the JPEG ends before its image does")
         small = cv2.imread(name, cv2.IMREAD_REDUCED_GRAYSCALE_8)
         if small is not None and small.size * 64 > MAX_PIXELS:
             height, width = small.shape[:2]

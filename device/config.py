@@ -217,8 +217,18 @@ def _fits(value: object, hint: Any) -> bool:
 
 
 def _describe(hint: Any) -> str:
-    names = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
-    return names.get(hint, str(hint).replace("builtins.", ""))
+    """A type of the configuration in words.
+
+    >>> _describe(list[str]), _describe(str | None), _describe(float)
+    ('a list of strings', 'a string or nothing', 'a number')
+    """
+    names = {int: "a whole number", float: "a number", str: "a string", bool: "true or false", type(None): "nothing"}
+    if typing.get_origin(hint) is list:
+        (item,) = typing.get_args(hint)
+        return f"a list of {_describe(item).removeprefix('a ')}s"
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        return " or ".join(_describe(arm) for arm in typing.get_args(hint))
+    return names.get(hint, "a value of another kind")
 
 
 def parse(text: str, source: str = "configuration") -> Config:

@@ -82,7 +82,8 @@ class ReadOnlyJournal(Journal):
             raise JournalError(f"no journal at {self.path}")
         if not self.path.is_file():
             raise JournalError(f"the journal {self.path} is not a file")
-        immutable = "" if Path(f"{self.path}-wal").exists() else "&immutable=1"
+        wal = Path(f"{self.path}-wal")
+        immutable = "" if wal.exists() else "&immutable=1"
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{immutable}", uri=True)
             (check,) = self.db.execute("PRAGMA quick_check").fetchone()
@@ -93,7 +94,10 @@ class ReadOnlyJournal(Journal):
         if check != "ok":
             raise JournalError(f"the journal {self.path} is damaged: {check}")
         if not {"games", "events"} <= tables:
-            raise JournalError(f"{self.path} is not a tablescore journal")
+            copied = "" if tables or wal.exists() else (
+                f" (one copied from a running device needs its {wal.name} beside it: copy both files, or stop "
+                "the device first)")
+            raise JournalError(f"{self.path} is not a tablescore journal{copied}")
         if version > SCHEMA_VERSION:
             raise JournalError(f"the journal {self.path} was written by a newer tablescore (schema {version})")
 

@@ -35,7 +35,15 @@ from scoring.gin_melds import (
     meld,
     melding_of,
 )
-from scoring.requests import RequestError, card_field, card_list, check_distinct, check_fields, int_field, kind_of
+from scoring.requests import (
+    RequestError,
+    card_field,
+    card_list,
+    check_distinct,
+    check_fields,
+    int_field,
+    kind_of,
+)
 
 __all__ = [
     "GameRules",

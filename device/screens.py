@@ -4,9 +4,10 @@ Game flows describe a screen (a title, an optional big line for the score, itemi
 draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols; text
 of any language is drawn as ``device.glyphs`` spells it),
 the big line at double size so it can be read at arm's length, on the first page only. Long breakdowns
-are split into pages; the screen's first ``head`` lines (what OK would confirm, a refusal) head every
-page, and the title bar shows which page (``2/4``) and, boxed, which of several options OK would confirm;
-a title too long to fit beside them has the bar's first row to itself, the counters move to a second.
+are split into pages (a line that wraps never split between two); the screen's first ``head`` lines
+(what OK would confirm, a refusal) head every page; a bar at the right edge shows which page, and the
+title bar, boxed, which of several options OK would confirm; a title too long to fit beside the box has
+the bar's first row to itself, the box moves to a second. The club and the spade are drawn apart.
 
 >>> screen = Screen("Cribbage", big="Ann 29", lines=("fifteen 2: 5♥ K♠", "pair 2: 5♥ 5♣"))
 >>> image = render(screen)
@@ -37,7 +38,35 @@ WIDTH, HEIGHT = 128, 64
 GLYPH = 8
 """The glyphs' height in pixels at scale 1."""
 
-_FONT = proportional(CP437_FONT)
+SUITS = {
+    5: ("..###..",  # ♣: three round leaves, notched apart, on a stem
+        "..###..",
+        "##.#.##",
+        "#######",
+        "##.#.##",
+        "...#...",
+        "..###..",
+        "......."),
+    6: ("...#...",  # ♠: one pointed leaf, solid, on a stem
+        "..###..",
+        ".#####.",
+        "#######",
+        "#######",
+        "##.#.##",
+        "..###..",
+        "......."),
+}
+"""The club and the spade drawn apart at a glance: the font's own differ in three pixels of their tops."""
+
+
+def _columns(rows: tuple[str, ...]) -> list[int]:
+    """A glyph drawn as rows of ``#`` as the font's columns (bit n: row n), with a column of space after."""
+    return [sum(1 << n for n, row in enumerate(rows) if row[x] == "#") for x in range(len(rows[0]))] + [0]
+
+
+_FONT = [*proportional(CP437_FONT)]
+for _code, _rows in SUITS.items():
+    _FONT[_code] = _columns(_rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +84,10 @@ class Screen:
 
     @property
     def bar(self) -> tuple[str, ...]:
-        """The title bar's rows: the title beside the counters, or, if it does not fit there, a row of its
-        own and its overflow beside the counters below (cut only if it is longer still). The counters'
-        room is their widest (``4/9`` for ``1/9``), so the rows are the same on every page and option."""
-        counters = _widest(self.footer) + (_widest(self.choice) + 2 + 2 * bool(self.footer) if self.choice else 0)
-        beside = WIDTH - 2 - counters - (2 if self.choice else 4 if self.footer else 0)
+        """The title bar's rows: the title beside the option's counter, or, if it does not fit there, a
+        row of its own and its overflow beside the counter below (cut only if it is longer still). The
+        counter's room is its widest (``4/9`` for ``1/9``), so the rows are the same for every option."""
+        beside = WIDTH - 2 - (_widest(self.choice) + 4 if self.choice else 0)
         if text_width(self.title) <= beside:
             return (self.title,)
         first, *rest = wrap(self.title, WIDTH - 2)
@@ -74,20 +102,23 @@ class Screen:
 
 def paged(screen: Screen) -> list[Screen]:
     """The screen with its lines word-wrapped to the width and split into pages that fit, each page
-    headed by the screen's head lines and footed ``n/N`` when there is more than one; the big line is on
-    the first page only, so the others hold more lines. The pages are cut as if each had the last page's
-    footer (which may give the title bar a second row)."""
+    headed by the screen's head lines and footed ``n/N`` when there is more than one (drawn as a bar at
+    the right edge); the big line is on the first page only, so the others hold more lines. A line
+    wrapped in several rows is never split between two pages, unless it is longer than a page."""
     head = tuple(part for line in screen.lines[:screen.head] for part in wrap(line))
-    lines = tuple(part for line in screen.lines[screen.head:] for part in wrap(line))
-    footer = screen.footer
-    for _ in range(3):  # the footer can move the counters to a second row of the bar, and that the page count
-        sized = replace(screen, footer=footer)
-        first, room = (max(page.room - len(head), 1) for page in (sized, replace(sized, big=None)))
-        chunks = [lines[:first], *(lines[at:at + room] for at in range(first, len(lines), room))]
-        last = f"{len(chunks)}/{len(chunks)}" if len(chunks) > 1 else screen.footer
-        if last == footer:
-            break
-        footer = last
+    rows = [wrap(line) for line in screen.lines[screen.head:]]
+    first, room = (max(page.room - len(head), 1) for page in (screen, replace(screen, big=None)))
+    chunks: list[tuple[str, ...]] = [()]
+    for parts in rows:
+        while parts:
+            left = (first if len(chunks) == 1 else room) - len(chunks[-1])
+            if len(parts) > left and chunks[-1] and len(parts) <= room:
+                chunks.append(())  # the whole line on the next page
+                continue
+            chunks[-1] += tuple(parts[:left])
+            parts = parts[left:]
+            if parts:
+                chunks.append(())
     if len(chunks) == 1:
         return [replace(screen, lines=head + chunks[0], head=len(head))]
     return [replace(screen, lines=head + chunk, big=screen.big if n == 1 else None, footer=f"{n}/{len(chunks)}",
@@ -153,22 +184,36 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: 
             x += scale
 
 
+def _scroll_bar(draw: ImageDraw.ImageDraw, footer: str | None, top: int) -> None:
+    """Which page ``n/N`` is shown, as a bar at the right edge below the title bar: a dotted track the
+    height of the page, solid over the page's share of it (the top third of three pages...). It takes the
+    right-most column, which every line leaves blank (each glyph ends in a column of space)."""
+    n, _, count = (footer or "").partition("/")
+    if not (n.isdigit() and count.isdigit() and int(count) > 1):
+        return
+    x, height = WIDTH - 1, HEIGHT - top
+    for y in range(top, HEIGHT, 3):
+        draw.point((x, y), fill=1)
+    start = top + height * (int(n) - 1) // int(count)
+    draw.line((x, start, x, top + height * int(n) // int(count) - 1), fill=1)
+
+
 def render(screen: Screen) -> Image.Image:
     """Draw one page of ``screen`` (lines that do not fit are cut: page with ``paged`` first)."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     bar = screen.bar
     draw.rectangle((0, 0, WIDTH - 1, GLYPH * len(bar)), fill=1)
-    footer, choice = screen.footer or "", screen.choice or ""
-    top = GLYPH * (len(bar) - 1)  # the counters' row
-    draw_text(draw, (WIDTH - 1 - text_width(footer), top + 1), footer, fill=0)
+    choice = screen.choice or ""
+    top = GLYPH * (len(bar) - 1)  # the counter's row
     if choice:  # boxed: white on black, as the lines below
-        right = WIDTH - 1 - text_width(footer) - text_width(choice) - 2 - 2 * bool(footer)
+        right = WIDTH - 2 - text_width(choice) - 1
         draw.rectangle((right, top, right + text_width(choice) + 1, top + GLYPH), fill=0)
         draw_text(draw, (right + 1, top + 1), choice)
     for row, text in enumerate(bar):
         draw_text(draw, (1, 1 + row * GLYPH), text, fill=0)
     y = GLYPH * len(bar) + 2
+    _scroll_bar(draw, screen.footer, y)
     if screen.big:
         scale = 2 if text_width(screen.big, 2) <= WIDTH else 1
         draw_text(draw, ((WIDTH - text_width(screen.big, scale)) // 2, y), screen.big, scale=scale)

@@ -7,7 +7,7 @@ the confirmed state and the table (``TableView``) and says what it sees: a ``Pro
 itemised lines, and the ``Option`` events a person may confirm. Nothing is confirmed by looking: a person
 presses OK. A long screen is paged (the big score on page 1 only), and every page begins with what OK would
 confirm, as tall whichever option is shown (so the page breaks never move as NEXT steps the options), with
-which option it is (``2/17``) boxed in the title bar beside the page (``3/6``). NEXT walks forward
+which option it is (``2/17``) boxed in the title bar, and which page as a bar at the right edge. NEXT walks forward
 through everything there is to see and choose: the pages first, then, on the last page, each further
 option; after the last option it is back to page 1 and the first option. BACK walks the same way back.
 So OK on page 1 confirms the first option, and every page can be read before choosing. Held, NEXT goes

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.display import KINDS as DISPLAY_KINDS
+from device.screens import GLASSES
 from scoring.games import names
 
 if TYPE_CHECKING:
@@ -93,16 +94,19 @@ class Buttons(Section):
 
 @dataclass(frozen=True)
 class Display(Section):
-    """The OLED: controller (or a stand-in), I2C port and address, rotation, emulator folder."""
+    """The OLED: controller (or a stand-in), I2C port and address, rotation, emulator folder, and the
+    glass's size in inches ("1.3" or "0.96": how tall the lines are drawn, ``device.screens.GLASSES``)."""
 
     kind: str = "emulator"
     port: int = 1
     address: int = 0x3C
     rotate: int = 0
     folder: str = "oled-frames"
+    size: str = "1.3"
 
     def check(self) -> None:
         _one_of(self.kind, DISPLAY_KINDS, "kind")
+        _one_of(self.size, tuple(GLASSES), "size")
         _one_of(self.rotate, (0, 1, 2, 3), "rotate")
         if self.port < 0:
             raise ValueError(f"port: {self.port} is not an I2C bus number (0, 1, ...)")

@@ -134,8 +134,10 @@ def configured(given: Path | None) -> Table:
     naming what cannot be used."""
     from device.config import ConfigError, load
     from device.flows import flow_for
+    from device.screens import use_glass
 
     config = load(config_path(given))
+    use_glass(config.display.size)  # every screen from now on is drawn for the configured OLED
     calibration = _calibration(config)
     game = config.table.game
     try:

@@ -68,12 +68,23 @@ _FONT = [*proportional(CP437_FONT)]
 for _code, _rows in SUITS.items():
     _FONT[_code] = _columns(_rows)
 
+GLASSES = {"1.3": 1, "0.96": 2}
+"""The OLED sizes (the glass's diagonal, inches) a configuration may name, each with how tall its lines are
+drawn, in font rows: on a 1.3" glass 8 px (1.6 mm); on a 0.96" one, where 8 px is only 1.2 mm, 16 px. The
+line saying what OK would confirm is 16 px tall on both."""
+_glass = {"lines": GLASSES["1.3"]}
+
+
+def use_glass(size: str) -> None:
+    """Draw every screen from now on for the OLED of ``size`` (a key of GLASSES; "1.3" until told)."""
+    _glass["lines"] = GLASSES[size]
+
 
 @dataclass(frozen=True, slots=True)
 class Screen:
     """One screenful: a title bar, an optional big line (the score), itemised lines, a footer (the page);
-    the first ``head`` lines are repeated at the top of every page; ``choice`` (``2/17``), which option OK
-    would confirm, is boxed in the title bar."""
+    the first ``head`` lines are repeated at the top of every page, the first ``tall`` of them twice as
+    tall; ``choice`` (``2/17``), which option OK would confirm, is boxed in the title bar."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -81,6 +92,8 @@ class Screen:
     footer: str | None = None
     head: int = 0
     choice: str | None = None
+    tall: int = 0
+    """How many of the first lines (what OK would confirm) are drawn twice as tall, to be read from a seat."""
 
     @property
     def bar(self) -> tuple[str, ...]:
@@ -94,20 +107,30 @@ class Screen:
         return _cut(first, WIDTH - 2), _cut(" ".join(rest), beside)
 
     @property
+    def top(self) -> int:
+        """Where the lines begin: below the title bar (and the big line)."""
+        return GLYPH * len(self.bar) + 2 + (2 * GLYPH + 2 if self.big else 0)
+
+    @property
     def room(self) -> int:
-        """How many itemised lines fit below the title bar (and the big line)."""
-        used = GLYPH * len(self.bar) + 2 + (2 * GLYPH + 2 if self.big else 0)
-        return (HEIGHT - used) // GLYPH
+        """How many lines of the glass's height fit below the title bar (and the big line)."""
+        return (HEIGHT - self.top) // (GLYPH * _glass["lines"])
 
 
 def paged(screen: Screen) -> list[Screen]:
     """The screen with its lines word-wrapped to the width and split into pages that fit, each page
     headed by the screen's head lines and footed ``n/N`` when there is more than one (drawn as a bar at
-    the right edge); the big line is on the first page only, so the others hold more lines. A line
-    wrapped in several rows is never split between two pages, unless it is longer than a page."""
+    the right edge); the big line is on the first page only, so the others hold more lines, and only where
+    the head and a line fit below it. A line wrapped in several rows is never split between two pages,
+    unless it is longer than a page."""
     head = tuple(part for line in screen.lines[:screen.head] for part in wrap(line))
+    tall = sum(len(wrap(line)) for line in screen.lines[:min(screen.tall, screen.head)])
     rows = [wrap(line) for line in screen.lines[screen.head:]]
-    first, room = (max(page.room - len(head), 1) for page in (screen, replace(screen, big=None)))
+    line = GLYPH * _glass["lines"]
+    used = 2 * GLYPH * tall + line * (len(head) - tall)
+    if screen.big and HEIGHT - screen.top - used < line:  # the head and a line come before the big line
+        screen = replace(screen, big=None)
+    first, room = (max((HEIGHT - page.top - used) // line, 1) for page in (screen, replace(screen, big=None)))
     chunks: list[tuple[str, ...]] = [()]
     for parts in rows:
         while parts:
@@ -120,9 +143,9 @@ def paged(screen: Screen) -> list[Screen]:
             if parts:
                 chunks.append(())
     if len(chunks) == 1:
-        return [replace(screen, lines=head + chunks[0], head=len(head))]
+        return [replace(screen, lines=head + chunks[0], head=len(head), tall=tall)]
     return [replace(screen, lines=head + chunk, big=screen.big if n == 1 else None, footer=f"{n}/{len(chunks)}",
-                    head=len(head)) for n, chunk in enumerate(chunks, 1)]
+                    head=len(head), tall=tall) for n, chunk in enumerate(chunks, 1)]
 
 
 def wrap(line: str, width: int = WIDTH) -> list[str]:
@@ -173,14 +196,17 @@ def text_width(text: str, scale: int = 1) -> int:
     return sum(len(_FONT[code]) for code in codes(text)) * scale
 
 
-def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: int = 1, fill: int = 1) -> None:
-    """Draw ``text`` with its top-left corner at ``xy``; each font pixel becomes a ``scale``-square block."""
+def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: int = 1, fill: int = 1,
+              tall: int = 1) -> None:
+    """Draw ``text`` with its top-left corner at ``xy``; each font pixel becomes a ``scale``-square block,
+    ``tall`` times as tall again."""
     x, y = xy
+    high = scale * tall
     for code in codes(text):
         for column in _FONT[code]:
             for row in range(GLYPH):
                 if column >> row & 1:
-                    draw.rectangle((x, y + row * scale, x + scale - 1, y + (row + 1) * scale - 1), fill=fill)
+                    draw.rectangle((x, y + row * high, x + scale - 1, y + (row + 1) * high - 1), fill=fill)
             x += scale
 
 
@@ -218,7 +244,10 @@ def render(screen: Screen) -> Image.Image:
         scale = 2 if text_width(screen.big, 2) <= WIDTH else 1
         draw_text(draw, ((WIDTH - text_width(screen.big, scale)) // 2, y), screen.big, scale=scale)
         y += 2 * GLYPH + 2
-    for line in screen.lines[: screen.room]:
-        draw_text(draw, (0, y), line)
-        y += GLYPH
+    for row, line in enumerate(screen.lines):
+        tall = 2 if row < screen.tall else _glass["lines"]
+        if y + GLYPH * tall > HEIGHT:
+            break
+        draw_text(draw, (0, y), line, tall=tall)
+        y += GLYPH * tall
     return image

@@ -26,7 +26,7 @@ the options follow the table.) A seat panel's Confirm is OK; its Action means wh
 ...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", "add", {"n": n}), Option("add 1", "add", {"n": 1})))
 >>> flow = Count(["Ann", "Bob"], {})
 >>> flow.screen(0)
-Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2')
+Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2', tall=1)
 >>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
 (None, ('add', {'n': 1}))
 >>> flow.press(0, Press("next", held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
@@ -265,9 +265,10 @@ class Flow(ABC, Generic[State]):
             head += [oks[self._cursor], *[""] * (tallest - len(wrap(oks[self._cursor])))]
             if len(options) > 1:
                 choice = f"{self._cursor + 1}/{len(options)}"
+        tall = len(head)  # what OK would confirm: drawn tall, to be read from every seat
         if self.error:
             head.append(f"! {self.error}")
-        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head), choice=choice)
+        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head), choice=choice, tall=tall)
 
     def view(self, state: State) -> Screen:
         """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""

@@ -28,11 +28,11 @@ last) moves to the next option:
 
 >>> class Long(Tally):
 ...     def prompt(self, state):
-...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(9)),
+...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(7)),
 ...                       options=(Option("add 1", "add", {"n": 1}), Option("add 2", "add", {"n": 2})))
 >>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
 >>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[:2]
-('1/2', None, '2/2', ('OK: add 1', 'line 5'))
+('1/2', None, '2/2', ('OK: add 1', 'line 4'))
 >>> play.press(Press("next", held=False)); play.view().footer, play.view().choice, play.view().lines[0]
 ('2/2', '2/2', 'OK: add 2')
 """

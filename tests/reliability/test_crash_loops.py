@@ -72,14 +72,18 @@ def shown(folder: Path, text: str, latest: bool = False) -> bool:
 
 
 def drawn(image: Image.Image, text: str) -> bool:
-    """Whether ``image`` holds ``text`` drawn white on black (a line) or black on white (the title bar)."""
+    """Whether ``image`` holds ``text`` drawn white on black (a line), black on white (the title bar), or
+    twice as tall (the line saying what OK would confirm)."""
     pixels = np.asarray(image.convert("L")) > 127
     assert text_width(text) <= pixels.shape[1], f"{text!r} is wider than a line: look for a part of it"
-    stamp = Image.new("1", (text_width(text), GLYPH), 0)
-    draw_text(ImageDraw.Draw(stamp), (0, 0), text)
-    pattern = np.asarray(stamp, dtype=bool)
-    windows = np.lib.stride_tricks.sliding_window_view(pixels, pattern.shape)
-    return bool(((windows == pattern).all(axis=(2, 3)) | (windows == ~pattern).all(axis=(2, 3))).any())
+    for tall in (1, 2):
+        stamp = Image.new("1", (text_width(text), GLYPH * tall), 0)
+        draw_text(ImageDraw.Draw(stamp), (0, 0), text, tall=tall)
+        pattern = np.asarray(stamp, dtype=bool)
+        windows = np.lib.stride_tricks.sliding_window_view(pixels, pattern.shape)
+        if ((windows == pattern).all(axis=(2, 3)) | (windows == ~pattern).all(axis=(2, 3))).any():
+            return True
+    return False
 
 
 def environment() -> dict[str, str]:

@@ -68,7 +68,17 @@ def shown(folder: Path, text: str, latest: bool = False) -> bool:
     """Whether any frame the emulated OLED wrote into ``folder`` (or the ``latest``) shows ``text`` on a line
     of its own font."""
     frames = sorted(folder.glob("*.png"))
-    return any(drawn(Image.open(png), text) for png in (frames[-1:] if latest else frames))
+    return any(drawn(image, text) for png in (frames[-1:] if latest else frames) if (image := whole(png)))
+
+
+def whole(png: Path) -> Image.Image | None:
+    """The frame in ``png``, or None while the emulator is still writing it."""
+    try:
+        with Image.open(png) as image:
+            image.load()
+            return image.copy()
+    except OSError:
+        return None
 
 
 def drawn(image: Image.Image, text: str) -> bool:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -74,6 +74,16 @@ class Prompt:
     big: str | None = None
     lines: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
+
+
+def totals(scores: Iterable[int]) -> str:
+    """The big line of the running totals, the same in every game, a minus sign never taken for a
+    separator.
+
+    >>> totals([20, 15]), totals([29, -29]), totals([130, 35, 0])
+    ('20 · 15', '29 · -29', '130 · 35 · 0')
+    """
+    return " · ".join(map(str, scores))
 
 
 def check_settings(game: str, settings: Mapping[str, Any], known: Mapping[str, str]) -> None:

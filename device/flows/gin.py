@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings
+from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings, totals
 from device.flows.table import seat_zone
 from device.panel import PanelEvent
 from scoring.cards import Card
@@ -166,12 +166,12 @@ class GinFlow(Flow[State]):
         lines = [f"{name}: {points} + box {box}" for name, points, box in
                  zip(self.players, score.points, score.box_bonuses, strict=True)]
         lines.append(f"game bonus {score.game_bonus}" + (", shutout: doubled" if score.shutout else ""))
-        return Prompt(f"{self.players[score.winner]} wins", " · ".join(map(str, score.totals)), tuple(lines))
+        return Prompt(f"{self.players[score.winner]} wins", totals(score.totals), tuple(lines))
 
     def _prompt(self, state: State, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         score = state.score
         standing = "  ".join(f"{name} {points}" for name, points in zip(self.players, score.points, strict=True))
-        return Prompt(title, " · ".join(map(str, score.points)),
+        return Prompt(title, totals(score.points),
                       (*lines, f"{standing}  (to {state.game_rules.limit})"), tuple(options))
 
     def _settlement_lines(self, knocker: int, settled: Settlement, rules: Rules) -> list[str]:

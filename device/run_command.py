@@ -114,7 +114,7 @@ def cannot_start(display: Display, why: str) -> None:
     """Leave on the OLED, as the device exits, why it cannot start."""
     from device.screens import Screen
 
-    display.show(Screen("Cannot start", lines=(why, "Fix it, then restart.")))
+    display.show(Screen("Cannot start", lines=(why,)))
     display.device.persist = True  # luma would blank the OLED when the process exits
 
 
@@ -213,7 +213,7 @@ def wait_for_room(table: Table, stack: ExitStack, display: Display, life: Lifecy
     log.error("%s: waiting for room", full)
     life.ready("waiting for room: the disk is full")
     while True:
-        display.show(Screen("Journal: retrying", lines=(full.brief,)))
+        display.cycle(Screen("Journal: retrying", lines=(full.brief,)))
         if not life.wait(JOURNAL_RETRY_SECONDS):
             return None
         try:
@@ -260,7 +260,7 @@ def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Ca
             if not gone:
                 log.warning("%s", error)
                 gone = True
-            display.show(Screen("Camera: retrying", lines=(str(error),)))
+            display.cycle(Screen("Camera: retrying", lines=(str(error),)))
             loop.shown = None  # show the game again once frames come back
             if camera is not None:
                 camera.close()

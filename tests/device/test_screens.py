@@ -72,6 +72,19 @@ def test_paging_a_page_gives_the_page() -> None:  # the display pages what a flo
             assert paged(page) == [page]
 
 
+def test_a_fault_retried_again_and_again_shows_each_page_of_its_message_in_turn(glass: str) -> None:
+    display = Display(open_device("dummy"))
+    fault = Screen("Camera: retrying", lines=("the calibration is for 1280x720 frames, not 640x480: calibrate for "
+                                              "this camera setting",))
+    shown = []
+    for _ in range(4):
+        display.cycle(fault)
+        shown.append(display.page)
+    assert shown == {"1.3": [0, 0, 0, 0], "0.96": [0, 1, 0, 1]}[glass]  # 6 rows fit one page; 16 px rows, two
+    display.cycle(Screen("Camera: retrying", lines=("another message",)))
+    assert display.page == 0
+
+
 def test_the_display_turns_pages_and_survives_bus_errors() -> None:
     display = Display(open_device("dummy"))
     display.show(Screen("Show", lines=tuple(str(n) for n in range(13))))

@@ -130,7 +130,7 @@ class GinFlow(Flow[State]):
         score = state.score
         if score.over:
             return self._over(state)
-        last = self._settlement_lines(*state.last, state.rules) if state.last else []
+        last = ["last hand:", *self._settlement_lines(*state.last, state.rules)] if state.last else []
         if state.knocker is None:
             knocks = [Option(f"{name} knocks", "knock", {"seat": seat}) for seat, name in enumerate(self.players)]
             return self._prompt(state, "Gin Rummy", last, [*knocks, Option("dead hand", "dead")])

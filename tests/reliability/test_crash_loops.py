@@ -221,6 +221,20 @@ def test_a_second_device_on_the_same_journal_is_refused_with_one_line(tmp_path: 
         assert len(journal.games()) == 1
 
 
+def test_a_device_killed_outright_leaves_its_journal_free_for_the_next(tmp_path: Path) -> None:
+    config = table(tmp_path)
+    first = subprocess.Popen([*command(), "run", "--config", str(config)], cwd=tmp_path, env=environment(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        until_shown(first, tmp_path / "oled", "OK: Ann deals")
+    finally:
+        first.kill()  # as a power cut: no clean stop, the lock file left behind
+        first.wait()
+    assert (tmp_path / "journal.db.lock").exists()
+    with device(table(tmp_path, oled="oled-next")) as child:
+        until_shown(child, tmp_path / "oled-next", "OK: Ann deals")
+
+
 # 4. A blank player name. 6. Fatal start-up errors are drawn on the OLED.
 
 def test_a_blank_player_name_is_refused_on_the_oled_and_in_one_line(tmp_path: Path) -> None:

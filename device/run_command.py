@@ -134,10 +134,15 @@ def configured(given: Path | None) -> Table:
     naming what cannot be used."""
     from device.config import ConfigError, load
     from device.flows import flow_for
+    from device.glyphs import spelt
     from device.screens import use_glass
 
     config = load(config_path(given))
     use_glass(config.display.size)  # every screen from now on is drawn for the configured OLED
+    for number, name in enumerate(config.table.players, 1):
+        if (shown := spelt(name)).count("?") > name.count("?"):
+            log.warning("player %d's name %s shows as %s on the OLED: its font has no such letters", number, name,
+                        shown)
     calibration = _calibration(config)
     game = config.table.game
     try:

@@ -17,8 +17,9 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-GRAPHICS = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "×": ord("x")}
-"""Characters drawn with a glyph the code page keeps in its control range (the suits), or another's."""
+GRAPHICS = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "×": ord("x"), "\u00a0": ord(" ")}
+"""Characters drawn with a glyph the code page keeps in its control range (the suits), or another's (a
+space no line breaks at is as wide as a space)."""
 
 SPELT = {
     # Latin letters without a glyph and without a decomposition to strip

@@ -172,7 +172,7 @@ class GinFlow(Flow[State]):
         score = state.score
         standing = "  ".join(f"{name} {points}" for name, points in zip(self.players, score.points, strict=True))
         return Prompt(title, totals(score.points),
-                      (*lines, f"{standing}  (to {state.game_rules.limit})"), tuple(options))
+                      (*lines, f"{standing}  (to\u00a0{state.game_rules.limit})"), tuple(options))
 
     def _settlement_lines(self, knocker: int, settled: Settlement, rules: Rules) -> list[str]:
         """The knock as the table settles it: the knocker's melds and deadwood, each lay-off card by card,

@@ -2,7 +2,7 @@
 a USB camera or a video file (cv2.VideoCapture), or a folder of images (recordings and tests).
 
 ``read()`` returns the next BGR frame, or raises CameraError with a clear message when the camera is
-gone (unplugged, a file that ended); the device shows the message and calls ``open_camera`` again.
+gone (unplugged, a video that ended); the device shows the message and calls ``open_camera`` again.
 
 >>> import tempfile, numpy, cv2, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -11,10 +11,12 @@ True
 >>> camera = open_camera(str(folder))
 >>> camera.read().shape
 (72, 128, 3)
->>> camera.read()
+>>> camera.read().shape  # a recording that ends holds its last frame: the table as it was left
+(72, 128, 3)
+>>> open_camera(str(folder / "0002.png"))
 Traceback (most recent call last):
 ...
-device.camera.CameraError: the recording ... has no more frames
+device.camera.CameraError: bad camera source '.../0002.png': expected picamera, usb:N, a video file or a folder of images
 """
 
 from __future__ import annotations
@@ -44,18 +46,22 @@ class Camera(Protocol):
 
 
 class FolderCamera:
-    """The images in a folder, in name order, once (or round and round with ``loop``)."""
+    """The images in a folder, in name order, once, the last one held as a still table (or round and
+    round with ``loop``)."""
 
     def __init__(self, folder: Path, loop: bool = False) -> None:
         self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.paths:
             raise CameraError(f"the recording {folder} holds no images")
         self.folder, self.loop, self.at = folder, loop, 0
+        self.last: np.ndarray | None = None
 
     def read(self) -> np.ndarray:
         if self.at == len(self.paths):
             if not self.loop:
-                raise CameraError(f"the recording {self.folder} has no more frames")
+                if self.last is None:
+                    raise CameraError(f"the recording {self.folder} has no more frames")
+                return self.last.copy()
             self.at = 0
         path = self.paths[self.at]
         self.at += 1
@@ -65,7 +71,8 @@ class FolderCamera:
             raise CameraError(f"the frame {path} {error}") from None
         if frame is None:
             raise CameraError(f"the frame {path} cannot be read as an image")
-        return frame
+        self.last = frame
+        return frame.copy()
 
     def close(self) -> None:
         pass
@@ -85,7 +92,8 @@ def read_image(path: str | Path) -> np.ndarray | None:
 
 
 def _precheck(name: str) -> None:
-    """Refuse, with ValueError, the small files OpenCV would spend gigabytes on.
+    """Refuse, with ValueError, the small files OpenCV would spend gigabytes on, and a JPEG cut short (which
+    OpenCV would decode with its missing part grey, saying so only on standard error).
 
     A JPEG cut short is decoded to the full size its header claims, so 1 KB could fill 2.7 GB: its size is
     read first from a decoding at an eighth of the scale. OpenCV 5 sets aside memory for the length a PNG
@@ -103,9 +111,13 @@ def _precheck(name: str) -> None:
                     raise ValueError(f"is cut short or damaged: a PNG chunk claims {length:,} bytes, past the "
                                      "end of the file")
                 if kind == b"IEND":
-                    break
-            return
+                    return
+            raise ValueError("is cut short: the PNG ends before its image does")
     if head[:2] == b"\xff\xd8":
+        with open(name, "rb") as file:
+            data = file.read()
+        if data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda"):  # no end after the last scan's start
+            raise ValueError("is cut short: the JPEG ends before its image does")
         small = cv2.imread(name, cv2.IMREAD_REDUCED_GRAYSCALE_8)
         if small is not None and small.size * 64 > MAX_PIXELS:
             height, width = small.shape[:2]

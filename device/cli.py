@@ -14,6 +14,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import errno  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
@@ -37,10 +38,34 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT), as shells give."""
+CLOSED = 141
+"""The exit status when the reader of the output went away (128 + SIGPIPE: ``tablescore ... | head``)."""
+FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status. Ctrl-C, a closed pipe and a full disk end any command
+    with its exit status and at most one line, never a traceback."""
     args = parser().parse_args(argv)
-    status: int = args.handler(args)
+    try:
+        status: int = args.handler(args)
+        sys.stdout.flush()  # here, where a closed pipe or a full disk can still be told
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # past the ^C the terminal echoed
+        return INTERRUPTED
+    except BrokenPipeError:
+        # Nothing more can be written: point standard output at nothing, so that Python's own flush at exit
+        # does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED
+    except OSError as error:
+        if error.errno not in FULL:
+            raise
+        where = f" writing {error.filename}" if error.filename else ""
+        print(f"tablescore: the disk is full{where}: make room and try again", file=sys.stderr)
+        return 1
     return status
 
 

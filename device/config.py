@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.display import KINDS as DISPLAY_KINDS
+from device.screens import GLASSES
 from scoring.games import names
 
 if TYPE_CHECKING:
@@ -42,7 +43,12 @@ GAMES = tuple(names())
 
 
 class ConfigError(ValueError):
-    """A configuration file that cannot be used; the message names the file and the entry."""
+    """A configuration file that cannot be used; the message names the file and the entry, ``entry`` only
+    the entry and what is wrong with it (for the OLED)."""
+
+    def __init__(self, message: str, entry: str | None = None) -> None:
+        super().__init__(message)
+        self.entry = entry or message
 
 
 class Section:
@@ -61,7 +67,12 @@ class Table(Section):
 
     def check(self) -> None:
         _one_of(self.game, GAMES, "game")
-        if not 2 <= len(self.players) <= 4 or len(set(self.players)) != len(self.players):
+        for number, name in enumerate(self.players, 1):
+            if not name.strip():
+                raise ValueError(f"players: player {number}'s name is blank")
+            if not name.isprintable():
+                raise ValueError(f"players: player {number}'s name {name!r} holds a control character")
+        if not 2 <= len(self.players) <= 4 or len({name.strip() for name in self.players}) != len(self.players):
             raise ValueError(f"players: {self.players!r} must be 2 to 4 different names")
 
 
@@ -83,16 +94,19 @@ class Buttons(Section):
 
 @dataclass(frozen=True)
 class Display(Section):
-    """The OLED: controller (or a stand-in), I2C port and address, rotation, emulator folder."""
+    """The OLED: controller (or a stand-in), I2C port and address, rotation, emulator folder, and the
+    glass's size in inches ("1.3" or "0.96": how tall the lines are drawn, ``device.screens.GLASSES``)."""
 
     kind: str = "emulator"
     port: int = 1
     address: int = 0x3C
     rotate: int = 0
     folder: str = "oled-frames"
+    size: str = "1.3"
 
     def check(self) -> None:
         _one_of(self.kind, DISPLAY_KINDS, "kind")
+        _one_of(self.size, tuple(GLASSES), "size")
         _one_of(self.rotate, (0, 1, 2, 3), "rotate")
         if self.port < 0:
             raise ValueError(f"port: {self.port} is not an I2C bus number (0, 1, ...)")
@@ -207,8 +221,18 @@ def _fits(value: object, hint: Any) -> bool:
 
 
 def _describe(hint: Any) -> str:
-    names = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
-    return names.get(hint, str(hint).replace("builtins.", ""))
+    """A type of the configuration in words.
+
+    >>> _describe(list[str]), _describe(str | None), _describe(float)
+    ('a list of strings', 'a string or nothing', 'a number')
+    """
+    names = {int: "a whole number", float: "a number", str: "a string", bool: "true or false", type(None): "nothing"}
+    if typing.get_origin(hint) is list:
+        (item,) = typing.get_args(hint)
+        return f"a list of {_describe(item).removeprefix('a ')}s"
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        return " or ".join(_describe(arm) for arm in typing.get_args(hint))
+    return names.get(hint, "a value of another kind")
 
 
 def parse(text: str, source: str = "configuration") -> Config:
@@ -216,7 +240,7 @@ def parse(text: str, source: str = "configuration") -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+        raise ConfigError(f"{source}: not valid TOML: {error}", f"not valid TOML: {error}") from None
     sections = {f.name: f.type for f in dataclasses.fields(Config)}
     built: dict[str, Any] = {}
     try:
@@ -232,7 +256,7 @@ def parse(text: str, source: str = "configuration") -> Config:
             else:
                 built[name] = _section(typing.get_type_hints(Config)[name], value, name)
     except ConfigError as error:
-        raise ConfigError(f"{source}: {error}") from None
+        raise ConfigError(f"{source}: {error}", str(error)) from None
     return Config(**built)
 
 
@@ -245,6 +269,24 @@ def _games(value: object) -> dict[str, dict[str, Any]]:
         if not isinstance(settings, dict):
             raise ConfigError(f"[games.{game}] must be a table of settings")
     return dict(value)
+
+
+def display_of(path: str | Path | None) -> Display | None:
+    """The ``[display]`` section of the configuration file at ``path``, where it can be read and used even
+    if the rest cannot (to say on the OLED what is wrong); None where it cannot, or there is no file.
+
+    >>> display_of(None) is None
+    True
+    """
+    if path is None:
+        return None
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        section = _section(Display, data.get("display", {}), "display")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError):
+        return None
+    assert isinstance(section, Display)
+    return section
 
 
 def load(path: str | Path | None) -> Config:

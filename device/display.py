@@ -131,6 +131,14 @@ class Display:
         self.page = 0
         self._draw()
 
+    def cycle(self, screen: Screen) -> None:
+        """Show ``screen``, or its next page where it is shown already: called again and again (a fault
+        retried every second), a message longer than a page goes round, a page a call."""
+        if paged(screen) == self.pages:
+            self.turn()
+        else:
+            self.show(screen)
+
     def turn(self, step: int = 1) -> None:
         """Show the next (or, with -1, previous) page, wrapping round."""
         if self.pages:

@@ -44,8 +44,9 @@ from scoring.ofc import ROWS
 from scoring.poker import describe
 
 IN_PROGRESS, FINISHED, ABANDONED = "in progress", "finished", "abandoned"
-"""A game's state: the newest unfinished game is in progress (``tablescore run`` resumes it); one over
-(or recorded finished) is finished; any other unfinished game was abandoned when a newer one began."""
+"""A game's state: the newest unfinished game of each kind is in progress (``tablescore run`` resumes it
+when the configuration names that game); one over (or recorded finished) is finished; any other unfinished
+game was abandoned when a newer one of its kind began."""
 
 TITLES = {"barbu": "Barbu", "cribbage": "Cribbage", "gin": "Gin Rummy", "ofc": "Open-Face Chinese Poker",
           "pinzique": "Pinzique"}
@@ -81,7 +82,8 @@ class ReadOnlyJournal(Journal):
             raise JournalError(f"no journal at {self.path}")
         if not self.path.is_file():
             raise JournalError(f"the journal {self.path} is not a file")
-        immutable = "" if Path(f"{self.path}-wal").exists() else "&immutable=1"
+        wal = Path(f"{self.path}-wal")
+        immutable = "" if wal.exists() else "&immutable=1"
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{immutable}", uri=True)
             (check,) = self.db.execute("PRAGMA quick_check").fetchone()
@@ -92,7 +94,10 @@ class ReadOnlyJournal(Journal):
         if check != "ok":
             raise JournalError(f"the journal {self.path} is damaged: {check}")
         if not {"games", "events"} <= tables:
-            raise JournalError(f"{self.path} is not a tablescore journal")
+            copied = "" if tables or wal.exists() else (
+                f" (one copied from a running device needs its {wal.name} beside it: copy both files, or stop "
+                "the device first)")
+            raise JournalError(f"{self.path} is not a tablescore journal{copied}")
         if version > SCHEMA_VERSION:
             raise JournalError(f"the journal {self.path} was written by a newer tablescore (schema {version})")
 
@@ -201,14 +206,15 @@ def listing(journal: Journal) -> list[History | Damaged]:
     return found
 
 
-def _current(journal: Journal) -> int | None:
-    """The id of the game in progress: the newest unfinished one, which ``tablescore run`` resumes."""
-    game = journal.current_game()
-    return None if game is None else game.id
+def _current(journal: Journal) -> set[int]:
+    """The ids of the games in progress: the newest unfinished one of each kind, which ``tablescore run``
+    resumes when the configuration names that game."""
+    kinds = {record.game for record in journal.games()}
+    return {game.id for kind in kinds if (game := journal.current_game(kind)) is not None}
 
 
-def replay(journal: Journal, record: GameRecord, current: int | None) -> History:
-    """``record``'s events folded through its flow, step by step (``current``: the game in progress)."""
+def replay(journal: Journal, record: GameRecord, current: set[int]) -> History:
+    """``record``'s events folded through its flow, step by step (``current``: the games in progress)."""
     try:
         flow = flow_for(record.game, record.players, record.settings)
         ledger = LEDGERS[record.game]
@@ -233,7 +239,7 @@ def replay(journal: Journal, record: GameRecord, current: int | None) -> History
     if result is not None or record.finished is not None:
         status, ended = FINISHED, record.finished or (events[-1].at if events else record.started)
     else:
-        status, ended = (IN_PROGRESS if record.id == current else ABANDONED), None
+        status, ended = (IN_PROGRESS if record.id in current else ABANDONED), None
     return History(record, tuple(ledger.sides(flow, state)), status, tuple(steps),
                    len(events) - len(standing) - sum(event.kind == UNDO for event in events),
                    ledger.totals(state), result, ended)

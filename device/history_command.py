@@ -82,27 +82,38 @@ def journal_path(args: argparse.Namespace) -> Path:
 
 def _handler(action: Callable[[argparse.Namespace, list[Any]], str | None], every: bool = False
              ) -> Callable[[argparse.Namespace], int]:
-    """Run ``action`` on the games the arguments name (``every``: all of them, a damaged one included);
-    print its answer, or the one reason it cannot."""
+    """Run ``action`` on the games the arguments name (``every``: all of them, a damaged one included); with
+    no game named, on every game that replays, each one left out named on stderr (exit status 1). Print its
+    answer, or the one reason it cannot."""
 
     def handler(args: argparse.Namespace) -> int:
-        from device.history import HistoryError, ReadOnlyJournal, histories, listing
+        from device.history import Damaged, HistoryError, ReadOnlyJournal, histories, listing
         from device.journal import JournalError
 
+        left_out: list[Damaged] = []
         try:
             path = journal_path(args)
             with ReadOnlyJournal(path) as journal:
                 if not journal.games():
                     raise Refusal(f"the journal {path} holds no games yet")
                 ids = getattr(args, "ids", None) or ([args.id] if hasattr(args, "id") else [])
-                found: Sequence[History | Damaged] = listing(journal) if every else histories(journal, ids)
+                found: Sequence[History | Damaged] = listing(journal) if every or not ids else histories(journal, ids)
+            if not every:
+                left_out = [game for game in found if isinstance(game, Damaged)]
+                found = [game for game in found if not isinstance(game, Damaged)]
+                if not found:
+                    raise Refusal(f"no game in the journal {path} replays: "
+                                  f"game {left_out[0].record.id} ({left_out[0].record.game}): {left_out[0].reason}")
             answer = action(args, list(found))
         except (Refusal, JournalError, HistoryError, OSError) as error:
             print(f"tablescore history: {error}", file=sys.stderr)
             return 2
         if answer:
             sys.stdout.write(answer)
-        return 0
+        for game in left_out:
+            print(f"tablescore history: left out game {game.record.id} ({game.record.game}), which no longer "
+                  f"replays: {game.reason}", file=sys.stderr)
+        return 1 if left_out else 0
 
     return handler
 

@@ -20,6 +20,7 @@ progress back and replays it.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -32,6 +33,8 @@ from types import TracebackType
 from typing import Any
 
 SCHEMA_VERSION = 1
+SET_ASIDE = "set_aside"
+"""The key of a set-aside game's result: why it was set aside (``Journal.set_aside``)."""
 ROOM = 1 << 20
 """With less free space than this (bytes), a SQLite I/O error means a full disk: in WAL mode opening the
 journal needs room for its ``-wal`` and ``-shm`` files, and fails with "disk I/O error" without it."""
@@ -57,6 +60,10 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 
+DAMAGED = "Journal damaged: see the log"
+"""What the OLED says of a journal SQLite finds damaged."""
+
+
 class JournalError(RuntimeError):
     """The journal cannot be read or written (a damaged file, a full disk, ...); the message says which,
     ``brief`` says it in a few words for the OLED, and ``full`` whether the disk is full (room made later
@@ -66,6 +73,58 @@ class JournalError(RuntimeError):
         super().__init__(message)
         self.brief = brief or message
         self.full = full
+
+
+class Owner:
+    """The one process that writes the journal at ``path``: an exclusive lock on ``PATH.lock`` (holding the
+    owner's process id), taken on entering and let go on leaving, or when the process ends however it
+    ends. A second device (or a demo handing over to live play) on the same journal would append every
+    event twice; it is refused instead, with a JournalError naming the owner. Readers
+    (``tablescore history``) take no lock.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "journal.db"
+    >>> with Owner(path):
+    ...     with Owner(path):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    device.journal.JournalError: the journal ... is in use by another tablescore (process ...): one device writes a journal at a time
+    >>> with Owner(path):  # let go
+    ...     pass
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(f"{path}.lock")
+        self.fd: int | None = None
+
+    def __enter__(self) -> Owner:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise JournalError(f"cannot lock the journal: {self.path}: {error.strerror or error}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            owner = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            journal = self.path.with_suffix("")
+            raise JournalError(f"the journal {journal} is in use by another tablescore (process {owner}): one "
+                               "device writes a journal at a time", "Journal in use by another tablescore") from None
+        self.fd = fd
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError:  # a full disk: the lock holds all the same
+            pass
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # lets the lock go
+            self.fd = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +164,7 @@ class Journal:
             self.db.execute("PRAGMA foreign_keys=ON")
             (check,) = self.db.execute("PRAGMA quick_check").fetchone()
             if check != "ok":
-                raise JournalError(f"journal {self.path} is damaged: {check}")
+                raise JournalError(f"journal {self.path} is damaged: {check}", DAMAGED)
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise JournalError(f"journal {self.path} was written by a newer tablescore (schema {version})")
@@ -117,6 +176,8 @@ class Journal:
             if self._full(error):
                 raise JournalError(f"the disk is full: the journal {self.path} cannot be opened ({error})",
                                    "the disk is full: no room to open the journal", full=True) from error
+            if getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+                raise JournalError(f"the journal {self.path} is damaged: {error}", DAMAGED) from error
             raise JournalError(f"cannot open the journal {self.path}: {error}") from error
 
     def __enter__(self) -> Journal:
@@ -171,9 +232,16 @@ class Journal:
             raise JournalError(f"no game {game_id} in the journal {self.path}")
         return self._record(rows[0])
 
-    def current_game(self) -> GameRecord | None:
-        """The newest game not yet finished, if any: the one to resume."""
-        rows = self._query("SELECT * FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1")
+    def set_aside(self, game_id: int, reason: str) -> None:
+        """Set aside a game that can no longer be resumed (its events no longer replay): it is kept, every
+        event of it, and marked finished with the result ``{"set_aside": reason}``, so that it is never
+        resumed again; ``tablescore history`` lists it as damaged."""
+        self.finish(game_id, {SET_ASIDE: reason})
+
+    def current_game(self, game: str | None = None) -> GameRecord | None:
+        """The newest game (of the kind ``game``, if given) not yet finished, if any: the one to resume."""
+        rows = self._query("SELECT * FROM games WHERE finished IS NULL AND (? IS NULL OR game = ?) "
+                           "ORDER BY id DESC LIMIT 1", (game, game))
         return self._record(rows[0]) if rows else None
 
     def events(self, game_id: int) -> list[Event]:

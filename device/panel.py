@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import queue
 import sys
 import threading
@@ -39,6 +40,8 @@ from serial.tools import list_ports
 
 from device import __version__
 from firmware import protocol
+
+log = logging.getLogger(__name__)
 
 PICO_VID = 0x2E8A  # Raspberry Pi
 PICO_PIDS = (0x0005,)  # MicroPython on an RP2040 / RP2350 board
@@ -135,6 +138,8 @@ class SeatPanel:
     ) -> None:
         self._finder: Callable[[], str | None] = finder or ((lambda: port) if port else find_port)
         self._opener = opener
+        self._fixed = port
+        self._missed = False  # the fixed port's failure to open was logged (once, until it opens)
         self._events: queue.Queue[PanelEvent] = queue.Queue()
         self._lock = threading.RLock()  # guards the port (writes) and the state below
         self._stop = threading.Event()
@@ -271,8 +276,14 @@ class SeatPanel:
             if path is None:
                 return False
             port = self._opener(path)
-        except (OSError, ValueError):  # no such port, busy, or the port list could not be read: try again
+        except (OSError, ValueError) as error:  # no such port, busy, or the port list could not be read: again
+            if self._fixed is not None and not self._missed:
+                log.warning("the seat panel's port %s cannot be opened (%s): tried again until it can; "
+                            "[panel] port = \"auto\" finds the Pico by itself", self._fixed,
+                            getattr(error, "strerror", None) or error)
+                self._missed = True
             return False
+        self._missed = False
         now = time.monotonic()
         with self._lock:
             self._serial, self._port = port, path

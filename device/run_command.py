@@ -2,9 +2,11 @@
 
 It builds every part from the configuration (OLED, buttons, seat panel, camera, zones, journal, the
 game's flow), resumes the game in progress from the journal, and loops one camera frame at a time under
-``Lifecycle`` (systemd's READY and watchdog, a clean stop on SIGTERM). A camera that disappears is
-reported on the OLED and reopened until it comes back; the game carries on where it was. A disk too full
-to open the journal is reported too, and the journal opened once there is room.
+``Lifecycle`` (systemd's READY and watchdog, a clean stop on SIGTERM). A camera that disappears, or
+gives frames of another shape than the table's calibration, is reported on the OLED and reopened until
+it comes back right; the game carries on where it was. A disk too full to open the journal is reported
+too, and the journal opened once there is room. One process writes a journal: a second is refused.
+A configuration or a journal that cannot be used stops it with exit status 2, saying why on the OLED.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--config", type=Path, default=None,
                         help=f"the configuration file (default: $TABLESCORE_CONFIG, else {DEFAULT_CONFIG} "
                              "if it exists, else the built-in stand-ins)")
+    parser.add_argument("--keys", action="store_true",
+                        help="take the buttons' and the seat panel's presses from the keyboard, one line each "
+                             "(o OK, n NEXT, b BACK, O undo, c2 / a2 seat 2's Confirm / Action), for a table "
+                             "without them")
     parser.set_defaults(handler=run)
 
 
@@ -60,7 +66,9 @@ def config_path(given: Path | None) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the device until SIGTERM; 0 on a clean stop, 2 when the configuration cannot be used."""
+    """Run the device until SIGTERM; 0 on a clean stop, 2 when the configuration or the journal cannot be
+    used (said on the OLED too, where it can be: the service stays stopped, showing why)."""
+    from device.config import ConfigError, display_of
     from device.journal import JournalError
     from device.lifecycle import Lifecycle
 
@@ -69,8 +77,19 @@ def run(args: argparse.Namespace) -> int:
         table = configured(args.config)
     except ValueError as error:  # ConfigError, ZoneError
         print(f"tablescore run: {error}", file=sys.stderr)
+        shown = display_of(config_path(args.config))
+        if shown is not None:
+            from device.config import Config
+
+            entry = error.entry if isinstance(error, ConfigError) else str(error)
+            cannot_start(open_display(Config(display=shown)), f"Config: {entry}")
         return 2
     with ExitStack() as stack:
+        try:
+            own(table, stack)  # before the OLED: a device already running has it
+        except JournalError as error:
+            print(f"tablescore run: {error}", file=sys.stderr)
+            return 2
         display = open_display(table.config)
         play: Play[Any] | None = None
         full: JournalError | None = None
@@ -79,15 +98,24 @@ def run(args: argparse.Namespace) -> int:
         except JournalError as error:
             if not error.full:
                 print(f"tablescore run: {error}", file=sys.stderr)
+                cannot_start(display, error.brief)
                 return 2
             full = error
-        buttons, panel = open_inputs(table.config, stack)
+        buttons, panel = keyboard() if args.keys else open_inputs(table.config, stack)
         life = stack.enter_context(Lifecycle(display=display))
         if full is not None:
             play = wait_for_room(table, stack, display, life, full)
         if play is not None:
             live(table, play, display, life, buttons, panel)
     return 0
+
+
+def cannot_start(display: Display, why: str) -> None:
+    """Leave on the OLED, as the device exits, why it cannot start."""
+    from device.screens import Screen
+
+    display.show(Screen("Cannot start", lines=(why,)))
+    display.device.persist = True  # luma would blank the OLED when the process exits
 
 
 @dataclass(frozen=True)
@@ -106,8 +134,15 @@ def configured(given: Path | None) -> Table:
     naming what cannot be used."""
     from device.config import ConfigError, load
     from device.flows import flow_for
+    from device.glyphs import spelt
+    from device.screens import use_glass
 
     config = load(config_path(given))
+    use_glass(config.display.size)  # every screen from now on is drawn for the configured OLED
+    for number, name in enumerate(config.table.players, 1):
+        if (shown := spelt(name)).count("?") > name.count("?"):
+            log.warning("player %d's name %s shows as %s on the OLED: its font has no such letters", number, name,
+                        shown)
     calibration = _calibration(config)
     game = config.table.game
     try:
@@ -145,9 +180,26 @@ def open_inputs(config: Config, stack: ExitStack) -> tuple[ButtonSource | None, 
     return buttons, stack.enter_context(SeatPanel.configured(config.panel.port).start())
 
 
+def own(table: Table, stack: ExitStack) -> None:
+    """Become the one process writing the configured journal until ``stack`` closes; JournalError when
+    another has it."""
+    from device.journal import Owner
+
+    stack.enter_context(Owner(table.config.journal.path))
+
+
+def keyboard() -> tuple[ButtonSource, PanelSource]:
+    """The keyboard (lines on standard input) as the buttons and the seat panel."""
+    from device.keys import HELP, Keys
+
+    log.info("the keyboard stands in for the buttons and the seat panel: %s, each followed by Enter", HELP)
+    keys = Keys(sys.stdin)
+    return keys, keys
+
+
 def open_play(table: Table, stack: ExitStack) -> Play[Any]:
     """The game in progress in the configured journal (closed with ``stack``), or a new one; JournalError
-    when the journal cannot be used."""
+    when the journal cannot be used. The journal must be ``own``ed first."""
     from device.flows.play import Play
     from device.journal import Journal
 
@@ -166,7 +218,7 @@ def wait_for_room(table: Table, stack: ExitStack, display: Display, life: Lifecy
     log.error("%s: waiting for room", full)
     life.ready("waiting for room: the disk is full")
     while True:
-        display.show(Screen("Journal", lines=(full.brief, "Retrying...")))
+        display.cycle(Screen("Journal: retrying", lines=(full.brief,)))
         if not life.wait(JOURNAL_RETRY_SECONDS):
             return None
         try:
@@ -194,8 +246,11 @@ def live(table: Table, play: Play[Any], display: Display, life: Lifecycle, butto
 
 
 def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Camera], period: float) -> None:
+    """Step ``loop`` with each frame until a stop; while the camera gives no frames, or frames of another
+    shape than the calibration's, the OLED and the log say so and the camera is opened again."""
     from device.camera import CameraError
     from device.screens import Screen
+    from vision.zones import ZoneError
 
     camera: Camera | None = None
     gone = False  # logged once when the camera goes, once when it is back (not at every retry)
@@ -206,11 +261,11 @@ def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Ca
             if gone:
                 log.info("the camera works again")
                 gone = False
-        except CameraError as error:
+        except (CameraError, ZoneError) as error:
             if not gone:
                 log.warning("%s", error)
                 gone = True
-            display.show(Screen("Camera", lines=(str(error), "Retrying...")))
+            display.cycle(Screen("Camera: retrying", lines=(str(error),)))
             loop.shown = None  # show the game again once frames come back
             if camera is not None:
                 camera.close()

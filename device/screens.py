@@ -1,11 +1,13 @@
 """What the OLED shows: screens as data, and one renderer that draws them on a 128x64 image.
 
 Game flows describe a screen (a title, an optional big line for the score, itemised lines); ``render``
-draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols),
+draws it with a crisp bitmap font (the CP437 8x8 glyphs luma ships, which include the suit symbols; text
+of any language is drawn as ``device.glyphs`` spells it),
 the big line at double size so it can be read at arm's length, on the first page only. Long breakdowns
-are split into pages; the screen's first ``head`` lines (what OK would confirm, a refusal) head every
-page, and the title bar shows which page (``2/4``) and, boxed, which of several options OK would confirm;
-a title too long to fit beside them has the bar's first row to itself, the counters move to a second.
+are split into pages (a line that wraps never split between two); the screen's first ``head`` lines
+(what OK would confirm, a refusal) head every page; a bar at the right edge shows which page, and the
+title bar, boxed, which of several options OK would confirm; a title too long to fit beside the box has
+the bar's first row to itself, the box moves to a second. The club and the spade are drawn apart.
 
 >>> screen = Screen("Cribbage", big="Ann 29", lines=("fifteen 2: 5♥ K♠", "pair 2: 5♥ 5♣"))
 >>> image = render(screen)
@@ -30,19 +32,59 @@ from dataclasses import dataclass, replace
 from luma.core.legacy.font import CP437_FONT, proportional
 from PIL import Image, ImageDraw
 
+from device.glyphs import codes
+
 WIDTH, HEIGHT = 128, 64
 GLYPH = 8
 """The glyphs' height in pixels at scale 1."""
 
-_FONT = proportional(CP437_FONT)
-_CP437 = {"♥": 3, "♦": 4, "♣": 5, "♠": 6, "·": 250, "°": 248, "×": ord("x")}
+SUITS = {
+    5: ("..###..",  # ♣: three round leaves, notched apart, on a stem
+        "..###..",
+        "##.#.##",
+        "#######",
+        "##.#.##",
+        "...#...",
+        "..###..",
+        "......."),
+    6: ("...#...",  # ♠: one pointed leaf, solid, on a stem
+        "..###..",
+        ".#####.",
+        "#######",
+        "#######",
+        "##.#.##",
+        "..###..",
+        "......."),
+}
+"""The club and the spade drawn apart at a glance: the font's own differ in three pixels of their tops."""
+
+
+def _columns(rows: tuple[str, ...]) -> list[int]:
+    """A glyph drawn as rows of ``#`` as the font's columns (bit n: row n), with a column of space after."""
+    return [sum(1 << n for n, row in enumerate(rows) if row[x] == "#") for x in range(len(rows[0]))] + [0]
+
+
+_FONT = [*proportional(CP437_FONT)]
+for _code, _rows in SUITS.items():
+    _FONT[_code] = _columns(_rows)
+
+GLASSES = {"1.3": 1, "0.96": 2}
+"""The OLED sizes (the glass's diagonal, inches) a configuration may name, each with how tall its lines are
+drawn, in font rows: on a 1.3" glass 8 px (1.6 mm); on a 0.96" one, where 8 px is only 1.2 mm, 16 px. The
+line saying what OK would confirm is 16 px tall on both."""
+_glass = {"lines": GLASSES["1.3"]}
+
+
+def use_glass(size: str) -> None:
+    """Draw every screen from now on for the OLED of ``size`` (a key of GLASSES; "1.3" until told)."""
+    _glass["lines"] = GLASSES[size]
 
 
 @dataclass(frozen=True, slots=True)
 class Screen:
     """One screenful: a title bar, an optional big line (the score), itemised lines, a footer (the page);
-    the first ``head`` lines are repeated at the top of every page; ``choice`` (``2/17``), which option OK
-    would confirm, is boxed in the title bar."""
+    the first ``head`` lines are repeated at the top of every page, the first ``tall`` of them twice as
+    tall; ``choice`` (``2/17``), which option OK would confirm, is boxed in the title bar."""
 
     title: str
     lines: tuple[str, ...] = ()
@@ -50,46 +92,60 @@ class Screen:
     footer: str | None = None
     head: int = 0
     choice: str | None = None
+    tall: int = 0
+    """How many of the first lines (what OK would confirm) are drawn twice as tall, to be read from a seat."""
 
     @property
     def bar(self) -> tuple[str, ...]:
-        """The title bar's rows: the title beside the counters, or, if it does not fit there, a row of its
-        own and its overflow beside the counters below (cut only if it is longer still). The counters'
-        room is their widest (``4/9`` for ``1/9``), so the rows are the same on every page and option."""
-        counters = _widest(self.footer) + (_widest(self.choice) + 2 + 2 * bool(self.footer) if self.choice else 0)
-        beside = WIDTH - 2 - counters - (2 if self.choice else 4 if self.footer else 0)
+        """The title bar's rows: the title beside the option's counter, or, if it does not fit there, a
+        row of its own and its overflow beside the counter below (cut only if it is longer still). The
+        counter's room is its widest (``4/9`` for ``1/9``), so the rows are the same for every option."""
+        beside = WIDTH - 2 - (_widest(self.choice) + 4 if self.choice else 0)
         if text_width(self.title) <= beside:
             return (self.title,)
         first, *rest = wrap(self.title, WIDTH - 2)
         return _cut(first, WIDTH - 2), _cut(" ".join(rest), beside)
 
     @property
+    def top(self) -> int:
+        """Where the lines begin: below the title bar (and the big line)."""
+        return GLYPH * len(self.bar) + 2 + (2 * GLYPH + 2 if self.big else 0)
+
+    @property
     def room(self) -> int:
-        """How many itemised lines fit below the title bar (and the big line)."""
-        used = GLYPH * len(self.bar) + 2 + (2 * GLYPH + 2 if self.big else 0)
-        return (HEIGHT - used) // GLYPH
+        """How many lines of the glass's height fit below the title bar (and the big line)."""
+        return (HEIGHT - self.top) // (GLYPH * _glass["lines"])
 
 
 def paged(screen: Screen) -> list[Screen]:
     """The screen with its lines word-wrapped to the width and split into pages that fit, each page
-    headed by the screen's head lines and footed ``n/N`` when there is more than one; the big line is on
-    the first page only, so the others hold more lines. The pages are cut as if each had the last page's
-    footer (which may give the title bar a second row)."""
+    headed by the screen's head lines and footed ``n/N`` when there is more than one (drawn as a bar at
+    the right edge); the big line is on the first page only, so the others hold more lines, and only where
+    the head and a line fit below it. A line wrapped in several rows is never split between two pages,
+    unless it is longer than a page."""
     head = tuple(part for line in screen.lines[:screen.head] for part in wrap(line))
-    lines = tuple(part for line in screen.lines[screen.head:] for part in wrap(line))
-    footer = screen.footer
-    for _ in range(3):  # the footer can move the counters to a second row of the bar, and that the page count
-        sized = replace(screen, footer=footer)
-        first, room = (max(page.room - len(head), 1) for page in (sized, replace(sized, big=None)))
-        chunks = [lines[:first], *(lines[at:at + room] for at in range(first, len(lines), room))]
-        last = f"{len(chunks)}/{len(chunks)}" if len(chunks) > 1 else screen.footer
-        if last == footer:
-            break
-        footer = last
+    tall = sum(len(wrap(line)) for line in screen.lines[:min(screen.tall, screen.head)])
+    rows = [wrap(line) for line in screen.lines[screen.head:]]
+    line = GLYPH * _glass["lines"]
+    used = 2 * GLYPH * tall + line * (len(head) - tall)
+    if screen.big and HEIGHT - screen.top - used < line:  # the head and a line come before the big line
+        screen = replace(screen, big=None)
+    first, room = (max((HEIGHT - page.top - used) // line, 1) for page in (screen, replace(screen, big=None)))
+    chunks: list[tuple[str, ...]] = [()]
+    for parts in rows:
+        while parts:
+            left = (first if len(chunks) == 1 else room) - len(chunks[-1])
+            if len(parts) > left and chunks[-1] and len(parts) <= room:
+                chunks.append(())  # the whole line on the next page
+                continue
+            chunks[-1] += tuple(parts[:left])
+            parts = parts[left:]
+            if parts:
+                chunks.append(())
     if len(chunks) == 1:
-        return [replace(screen, lines=head + chunks[0], head=len(head))]
+        return [replace(screen, lines=head + chunks[0], head=len(head), tall=tall)]
     return [replace(screen, lines=head + chunk, big=screen.big if n == 1 else None, footer=f"{n}/{len(chunks)}",
-                    head=len(head)) for n, chunk in enumerate(chunks, 1)]
+                    head=len(head), tall=tall) for n, chunk in enumerate(chunks, 1)]
 
 
 def wrap(line: str, width: int = WIDTH) -> list[str]:
@@ -135,27 +191,37 @@ def _cut(text: str, width: int) -> str:
     return text.rstrip()
 
 
-def _columns(char: str) -> list[int]:
-    code = _CP437.get(char, ord(char))
-    if code > 255:
-        code = ord("?")
-    return list(_FONT[code])
-
-
 def text_width(text: str, scale: int = 1) -> int:
     """The width in pixels of ``text`` drawn at ``scale``."""
-    return sum(len(_columns(char)) for char in text) * scale
+    return sum(len(_FONT[code]) for code in codes(text)) * scale
 
 
-def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: int = 1, fill: int = 1) -> None:
-    """Draw ``text`` with its top-left corner at ``xy``; each font pixel becomes a ``scale``-square block."""
+def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, scale: int = 1, fill: int = 1,
+              tall: int = 1) -> None:
+    """Draw ``text`` with its top-left corner at ``xy``; each font pixel becomes a ``scale``-square block,
+    ``tall`` times as tall again."""
     x, y = xy
-    for char in text:
-        for column in _columns(char):
+    high = scale * tall
+    for code in codes(text):
+        for column in _FONT[code]:
             for row in range(GLYPH):
                 if column >> row & 1:
-                    draw.rectangle((x, y + row * scale, x + scale - 1, y + (row + 1) * scale - 1), fill=fill)
+                    draw.rectangle((x, y + row * high, x + scale - 1, y + (row + 1) * high - 1), fill=fill)
             x += scale
+
+
+def _scroll_bar(draw: ImageDraw.ImageDraw, footer: str | None, top: int) -> None:
+    """Which page ``n/N`` is shown, as a bar at the right edge below the title bar: a dotted track the
+    height of the page, solid over the page's share of it (the top third of three pages...). It takes the
+    right-most column, which every line leaves blank (each glyph ends in a column of space)."""
+    n, _, count = (footer or "").partition("/")
+    if not (n.isdigit() and count.isdigit() and int(count) > 1):
+        return
+    x, height = WIDTH - 1, HEIGHT - top
+    for y in range(top, HEIGHT, 3):
+        draw.point((x, y), fill=1)
+    start = top + height * (int(n) - 1) // int(count)
+    draw.line((x, start, x, top + height * int(n) // int(count) - 1), fill=1)
 
 
 def render(screen: Screen) -> Image.Image:
@@ -164,21 +230,24 @@ def render(screen: Screen) -> Image.Image:
     draw = ImageDraw.Draw(image)
     bar = screen.bar
     draw.rectangle((0, 0, WIDTH - 1, GLYPH * len(bar)), fill=1)
-    footer, choice = screen.footer or "", screen.choice or ""
-    top = GLYPH * (len(bar) - 1)  # the counters' row
-    draw_text(draw, (WIDTH - 1 - text_width(footer), top + 1), footer, fill=0)
+    choice = screen.choice or ""
+    top = GLYPH * (len(bar) - 1)  # the counter's row
     if choice:  # boxed: white on black, as the lines below
-        right = WIDTH - 1 - text_width(footer) - text_width(choice) - 2 - 2 * bool(footer)
+        right = WIDTH - 2 - text_width(choice) - 1
         draw.rectangle((right, top, right + text_width(choice) + 1, top + GLYPH), fill=0)
         draw_text(draw, (right + 1, top + 1), choice)
     for row, text in enumerate(bar):
         draw_text(draw, (1, 1 + row * GLYPH), text, fill=0)
     y = GLYPH * len(bar) + 2
+    _scroll_bar(draw, screen.footer, y)
     if screen.big:
         scale = 2 if text_width(screen.big, 2) <= WIDTH else 1
         draw_text(draw, ((WIDTH - text_width(screen.big, scale)) // 2, y), screen.big, scale=scale)
         y += 2 * GLYPH + 2
-    for line in screen.lines[: screen.room]:
-        draw_text(draw, (0, y), line)
-        y += GLYPH
+    for row, line in enumerate(screen.lines):
+        tall = 2 if row < screen.tall else _glass["lines"]
+        if y + GLYPH * tall > HEIGHT:
+            break
+        draw_text(draw, (0, y), line, tall=tall)
+        y += GLYPH * tall
     return image

@@ -75,9 +75,9 @@ class Session(Generic[State]):
     @classmethod
     def resume_or_start(cls, journal: Journal, rules: Rules[State], game: str, players: list[str],
                         settings: dict[str, Any]) -> Session[State]:
-        """The unfinished ``game`` in the journal, resumed; or a new one."""
-        current = journal.current_game()
-        if current is not None and current.game == game:
+        """The newest unfinished ``game`` in the journal, resumed; or a new one."""
+        current = journal.current_game(game)
+        if current is not None:
             return cls(journal, rules, current.id)
         return cls(journal, rules, journal.start_game(game, players, settings))
 

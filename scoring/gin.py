@@ -35,7 +35,15 @@ from scoring.gin_melds import (
     meld,
     melding_of,
 )
-from scoring.requests import RequestError, card_field, card_list, check_distinct, check_fields, int_field
+from scoring.requests import (
+    RequestError,
+    card_field,
+    card_list,
+    check_distinct,
+    check_fields,
+    int_field,
+    kind_of,
+)
 
 __all__ = [
     "GameRules",
@@ -411,7 +419,7 @@ def _game_request(request: Mapping[str, Any]) -> dict[str, Any]:
     rules = game_rules(request)
     hands = request["hands"]
     if not isinstance(hands, list):
-        raise RequestError(f"'hands' is a list of hands, not {type(hands).__name__}")
+        raise RequestError(f"'hands' is a list of hands, not {kind_of(hands)}")
     try:
         game = score_game((_game_hand(n, hand) for n, hand in enumerate(hands)), rules)
     except ValueError as error:

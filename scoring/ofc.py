@@ -25,7 +25,7 @@ from typing import Any, Literal
 from scoring.cards import DECK, Card, parse_cards
 from scoring.games import Option
 from scoring.poker import Category, category, describe, ranks_of, value3, value5
-from scoring.requests import RequestError, cards_of, check_distinct, check_fields
+from scoring.requests import RequestError, cards_of, check_distinct, check_fields, kind_of
 
 __all__ = [
     "ROWS",
@@ -356,7 +356,7 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
     check_fields(request, required={"players"}, optional={"scoring", "progressive", "pineapple"})
     players = request["players"]
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        got = f"{len(players)}" if isinstance(players, list) else f"a {type(players).__name__}"
+        got = f"{len(players)}" if isinstance(players, list) else kind_of(players)
         raise RequestError(f"'players' is a list of 2 to 4 boards, got {got}")
     scoring = request.get("scoring", "1-6")
     if scoring not in METHODS:

@@ -30,7 +30,7 @@ from scoring.cards import CardError, parse_cards
 from scoring.games import Option
 from scoring.pinzique_game import settle_round
 from scoring.pinzique_roll import RollError, RollScore, score_roll
-from scoring.requests import RequestError, check_fields
+from scoring.requests import RequestError, check_fields, kind_of
 
 __all__ = ["SAMPLES", "render", "request_from_args", "score_request"]
 
@@ -61,18 +61,20 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
             raise RequestError("'bonus_round' goes with a 'round' request, not 'dice'")
         return _roll(request["dice"], "dice").to_json()
     rolls = request["round"]
-    if not isinstance(rolls, list) or not rolls:
-        raise RequestError("'round' is a list of each player's roll (a list of eight faces), at least one")
     bonus_round = request.get("bonus_round", False)
     if not isinstance(bonus_round, bool):
         raise RequestError(f"'bonus_round' must be true or false, not {bonus_round!r}")
+    fewest = 1 if bonus_round else 2  # a bonus round may have a single bonus player
+    if not isinstance(rolls, list) or not fewest <= len(rolls) <= 4:
+        players = "1 to 4 bonus players" if bonus_round else "2 to 4 players"
+        raise RequestError(f"'round' is a list of each player's roll (a list of eight faces), {players}")
     return settle_round([_roll(roll, f"round[{player}]") for player, roll in enumerate(rolls)], bonus_round).to_json()
 
 
 def _roll(value: object, name: str) -> RollScore:
     """The best score of the roll in a request field, checked against the dice."""
     if not isinstance(value, list):
-        raise RequestError(f"{name!r} is a list of eight faces (card codes), not {type(value).__name__}")
+        raise RequestError(f"{name!r} is a list of eight faces (card codes), not {kind_of(value)}")
     try:
         return score_roll(parse_cards(value))
     except CardError as error:
@@ -101,12 +103,12 @@ def render(result: Mapping[str, Any]) -> str:
     """A result as itemised text; ``*`` marks provisional points.
 
     >>> print(render(score_request(SAMPLES[2])))
-    player 0: 120 (rolled 180; lost 4Q 60 to player 1)
+    player 1: 120 (rolled 180; lost 4Q 60 to player 2)
       MH     35   marriage in hearts       dice 1 5
       MC     35   marriage in clubs        dice 3 6
       P      50   Pinzique                 dice 1 4
       4Q     60   four queens              dice 0 1 2 3
-    player 1: 180, bonus round
+    player 2: 180, bonus round
       MH     35   marriage in hearts       dice 1 5
       MD     35   marriage in diamonds     dice 2 6
       P      50   Pinzique                 dice 4 7
@@ -119,9 +121,9 @@ def render(result: Mapping[str, Any]) -> str:
     else:
         lines = ["bonus round: settled among its bonus players"] if result["bonus_round"] else []
         for player, (points, bonus, lost, roll) in enumerate(
-                zip(result["points"], result["bonus"], result["lost"], result["rolls"], strict=True)):
+                zip(result["points"], result["bonus"], result["lost"], result["rolls"], strict=True), start=1):
             losses = "; ".join(f"lost {loss['code']} {loss['points']} to player "
-                               f"{' and '.join(map(str, loss['to']))}" for loss in lost)
+                               f"{' and '.join(str(to + 1) for to in loss['to'])}" for loss in lost)
             rolled = f" (rolled {roll['total']}; {losses})" if lost else ""
             lines.append(f"player {player}: {points}{rolled}" + (", bonus round" if bonus else ""))
             lines += _melds(roll["melds"], "  ")

@@ -29,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from scoring.cards import Card, CardError, Rank, Suit
+from scoring.requests import kind_of
 
 __all__ = ["PINOCHLE_RANKS", "GuideError", "MeldRule", "ScoreGuide", "load_guide", "parse_guide"]
 
@@ -163,7 +164,7 @@ class _Entries:
     def table(self, data: Mapping[str, object], key: str) -> Mapping[str, object]:
         value = data[key]
         if not isinstance(value, Mapping):
-            raise self.error(key, f"should be a table, not {type(value).__name__}")
+            raise self.error(key, f"should be a table, not {kind_of(value)}")
         return value
 
     def flag(self, table: Mapping[str, object], entry: str) -> bool:

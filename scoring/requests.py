@@ -37,6 +37,7 @@ __all__ = [
     "check_distinct",
     "check_fields",
     "int_field",
+    "kind_of",
     "parse_cards",
 ]
 
@@ -45,10 +46,23 @@ class RequestError(ValueError):
     """A request that cannot be scored; the message says what is wrong with it."""
 
 
+def kind_of(value: object) -> str:
+    """What a JSON (or TOML) value is, in words for a message.
+
+    >>> kind_of("5H"), kind_of(3), kind_of([]), kind_of({}), kind_of(None), kind_of(True)
+    ('a string', 'a number', 'a list', 'an object', 'null', 'true or false')
+    """
+    if isinstance(value, bool):
+        return "true or false"
+    kinds = ((str, "a string"), (int | float, "a number"), (list, "a list"), (Mapping, "an object"),
+             (type(None), "null"))
+    return next((words for kind, words in kinds if isinstance(value, kind)), "a value of another kind")
+
+
 def check_fields(request: object, required: Collection[str], optional: Collection[str] = ()) -> None:
     """Check that ``request`` is an object with every required field and no unknown one."""
     if not isinstance(request, Mapping):
-        raise RequestError(f"a request is a JSON object, not {type(request).__name__}")
+        raise RequestError(f"a request is a JSON object, not {kind_of(request)}")
     known = set(required) | set(optional)
     for name in request:
         if name not in known:
@@ -77,10 +91,10 @@ def cards_of(value: object, name: str, count: int | range | None = None) -> list
     >>> cards_of("5H", "players[0].front")
     Traceback (most recent call last):
     ...
-    scoring.requests.RequestError: 'players[0].front' is a list of card codes, not str
+    scoring.requests.RequestError: 'players[0].front' is a list of card codes, not a string
     """
     if not isinstance(value, list):
-        raise RequestError(f"{name!r} is a list of card codes, not {type(value).__name__}")
+        raise RequestError(f"{name!r} is a list of card codes, not {kind_of(value)}")
     try:
         cards = parse_cards(value)
     except CardError as error:

@@ -5,6 +5,8 @@
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)   # the checkout the scripts came from
 PREFIX=/opt/tablescore                                     # the virtual environment lives in $PREFIX/venv
 VENV=$PREFIX/venv
+BUILD=$PREFIX/build                                        # a fresh copy of the source, built from, then removed
+COMMAND_LINK=/usr/local/bin/tablescore                     # the command on everyone's PATH
 CONFIG_DIR=/etc/tablescore
 CONFIG=$CONFIG_DIR/tablescore.toml
 UNIT_DIR=/etc/systemd/system

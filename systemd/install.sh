@@ -11,7 +11,8 @@
 # What it does: system packages (picamera2 and lgpio from Raspberry Pi OS, I2C tools, OpenCV's libraries);
 # I2C turned on; the kernel modules behind the devices loaded at boot; the unprivileged user `tablescore`
 # in the device groups; a virtual environment in /opt/tablescore/venv that sees the system's picamera2,
-# with tablescore from this checkout installed in it; the configuration /etc/tablescore/tablescore.toml
+# with tablescore from this checkout installed in it (and the command in /usr/local/bin); the owner who
+# ran it in the group `tablescore`, to read the scores; the configuration /etc/tablescore/tablescore.toml
 # (an example, only when there is none); both units; the chosen one enabled and (re)started.
 # Running it again is safe: it updates the package and the units, keeps the configuration and the
 # journal, and restarts the service.
@@ -91,12 +92,29 @@ else
         --comment "tablescore scorekeeper" --groups "$groups_list" "$ACCOUNT"
 fi
 
+# The owner who ran `sudo install.sh` joins the service's group, to read the journal of scores
+# (`tablescore history`) without sudo: the service keeps it readable by its group.
+if [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    run usermod --append --groups "$ACCOUNT" "$SUDO_USER"
+    echo "$SUDO_USER may read the scores (tablescore history) from their next login"
+fi
+
 say "tablescore in $VENV"
 if [ ! -x "$ROOT$VENV/bin/python" ]; then
     # --system-site-packages: picamera2 and libcamera come only as system packages
     run python3 -m venv --system-site-packages "$VENV"
 fi
-run "$VENV/bin/pip" install --upgrade --constraint "$SOURCE/systemd/constraints.txt" "$SOURCE"
+# Built from a fresh copy of the checkout's files, not from the checkout itself: pip would leave a root-owned
+# build/ in the owner's clone, and a module deleted since an earlier build would linger there and be installed.
+rm -rf "$ROOT$BUILD"
+mkdir -p "$ROOT$BUILD"
+tar -C "$SOURCE" --exclude=.git --exclude='.venv*' --exclude=./build --exclude=./dist --exclude='*.egg-info' \
+    --exclude=__pycache__ --exclude='.*_cache' --exclude=.hypothesis --exclude=./demo-frames --exclude=./demo-out \
+    -cf - . | tar -C "$ROOT$BUILD" -xf -
+run "$VENV/bin/pip" install --upgrade --constraint "$SOURCE/systemd/constraints.txt" "$BUILD"
+rm -rf "$ROOT$BUILD"
+mkdir -p "$ROOT$(dirname "$COMMAND_LINK")"
+ln -sfn "$VENV/bin/tablescore" "$ROOT$COMMAND_LINK"
 
 say "the configuration $CONFIG"
 mkdir -p "$ROOT$CONFIG_DIR"

@@ -38,6 +38,7 @@ run systemctl daemon-reload
 
 say "the virtual environment and the kernel modules list"
 rm -rf "$ROOT$PREFIX"
+rm -f "$ROOT$COMMAND_LINK"
 rm -f "$ROOT$MODULES_CONF"
 
 if [ "$PURGE" = 1 ]; then

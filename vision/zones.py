@@ -146,6 +146,9 @@ class Calibration:
     zones: tuple[Zone, ...]
     size: tuple[int, int] | None = None
     snap: float = 0.02
+    fills: bool = field(default=False, compare=False)
+    """Whether the table fills the frame whatever its shape (the default layout): then frames of any size
+    are taken, the corners scaled to the frame's edges."""
     _to_table: Floats = field(init=False, repr=False, compare=False)
     _to_image: Floats = field(init=False, repr=False, compare=False)
     _order: tuple[Zone, ...] = field(init=False, repr=False, compare=False)
@@ -172,7 +175,7 @@ class Calibration:
     def default(cls, seats: int = 4, *, size: tuple[int, int]) -> Calibration:
         """The default layout for ``seats`` on a table that fills a frame of ``size`` (width, height)."""
         width, height = size
-        return cls(_box(0.0, 0.0, float(width), float(height)), default_zones(seats), size=size)
+        return cls(_box(0.0, 0.0, float(width), float(height)), default_zones(seats), size=size, fills=True)
 
     @property
     def seats(self) -> int:
@@ -180,20 +183,23 @@ class Calibration:
         return sum(1 for zone in self.zones if "." not in zone.name and seat_of(zone.name))
 
     def for_frame(self, width: int, height: int) -> Calibration:
-        """This calibration for frames of ``width`` x ``height``: corners scaled if the frame size differs.
+        """This calibration for frames of ``width`` x ``height``: corners scaled if the frame size differs;
+        a frame of another shape only where the table fills the frame (the default layout).
 
-        >>> table = Calibration.default(2, size=(1280, 720))
+        >>> table = Calibration(((0, 0), (1280, 0), (1280, 720), (0, 720)), default_zones(2), size=(1280, 720))
         >>> table.for_frame(640, 360).corners[2]
         (640.0, 360.0)
-        >>> table.for_frame(640, 640)
+        >>> table.for_frame(640, 480)
         Traceback (most recent call last):
         ...
-        vision.zones.ZoneError: the calibration is for 1280x720 frames, not 640x640: calibrate for this camera setting
+        vision.zones.ZoneError: the calibration is for 1280x720 frames, not 640x480: calibrate for this camera setting
+        >>> Calibration.default(2, size=(1280, 720)).for_frame(640, 480).corners[2]
+        (640.0, 480.0)
         """
         if self.size is None or self.size == (width, height):
             return self
         sx, sy = width / self.size[0], height / self.size[1]
-        if abs(sx / sy - 1) > 0.01:
+        if abs(sx / sy - 1) > 0.01 and not self.fills:
             raise ZoneError(f"the calibration is for {self.size[0]}x{self.size[1]} frames, not {width}x{height}: "
                             "calibrate for this camera setting")
         corners = tuple((x * sx, y * sy) for x, y in self.corners)

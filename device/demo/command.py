@@ -227,6 +227,7 @@ def demo(args: argparse.Namespace) -> int:
         if handed.pressed and life.alive():
             log.info("a button was pressed: live play")
             try:
+                run_command.own(table, stack)
                 play_live = run_command.open_play(table, stack)
             except JournalError as error:
                 print(f"tablescore demo: {error}", file=sys.stderr)

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings
+from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings, totals
 from device.flows.table import seat_zone
 from device.panel import PanelEvent
 from scoring.cards import Card
@@ -216,7 +216,7 @@ class CribbageFlow(Flow[State]):
 
     def _prompt(self, title: str, game: Game, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         scores = "  ".join(f"{self._side(side)} {score}" for side, score in enumerate(game.scores))
-        return Prompt(title, " · ".join(map(str, game.scores)), (*lines, scores), tuple(options))
+        return Prompt(title, totals(game.scores), (*lines, scores), tuple(options))
 
     def _side(self, side: int) -> str:
         """A side's name: a player, or partners (four players, unless ``partners`` is false)."""

@@ -7,7 +7,7 @@ the confirmed state and the table (``TableView``) and says what it sees: a ``Pro
 itemised lines, and the ``Option`` events a person may confirm. Nothing is confirmed by looking: a person
 presses OK. A long screen is paged (the big score on page 1 only), and every page begins with what OK would
 confirm, as tall whichever option is shown (so the page breaks never move as NEXT steps the options), with
-which option it is (``2/17``) boxed in the title bar beside the page (``3/6``). NEXT walks forward
+which option it is (``2/17``) boxed in the title bar, and which page as a bar at the right edge. NEXT walks forward
 through everything there is to see and choose: the pages first, then, on the last page, each further
 option; after the last option it is back to page 1 and the first option. BACK walks the same way back.
 So OK on page 1 confirms the first option, and every page can be read before choosing. Held, NEXT goes
@@ -26,7 +26,7 @@ the options follow the table.) A seat panel's Confirm is OK; its Action means wh
 ...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", "add", {"n": n}), Option("add 1", "add", {"n": 1})))
 >>> flow = Count(["Ann", "Bob"], {})
 >>> flow.screen(0)
-Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2')
+Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2', tall=1)
 >>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
 (None, ('add', {'n': 1}))
 >>> flow.press(0, Press("next", held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -74,6 +74,16 @@ class Prompt:
     big: str | None = None
     lines: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
+
+
+def totals(scores: Iterable[int]) -> str:
+    """The big line of the running totals, the same in every game, a minus sign never taken for a
+    separator.
+
+    >>> totals([20, 15]), totals([29, -29]), totals([130, 35, 0])
+    ('20 · 15', '29 · -29', '130 · 35 · 0')
+    """
+    return " · ".join(map(str, scores))
 
 
 def check_settings(game: str, settings: Mapping[str, Any], known: Mapping[str, str]) -> None:
@@ -265,9 +275,10 @@ class Flow(ABC, Generic[State]):
             head += [oks[self._cursor], *[""] * (tallest - len(wrap(oks[self._cursor])))]
             if len(options) > 1:
                 choice = f"{self._cursor + 1}/{len(options)}"
+        tall = len(head)  # what OK would confirm: drawn tall, to be read from every seat
         if self.error:
             head.append(f"! {self.error}")
-        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head), choice=choice)
+        return Screen(prompt.title, (*head, *prompt.lines), prompt.big, head=len(head), choice=choice, tall=tall)
 
     def view(self, state: State) -> Screen:
         """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings
+from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings, totals
 from device.flows.table import seat_zone
 from device.panel import PanelEvent
 from scoring.cards import Card
@@ -130,7 +130,7 @@ class GinFlow(Flow[State]):
         score = state.score
         if score.over:
             return self._over(state)
-        last = self._settlement_lines(*state.last, state.rules) if state.last else []
+        last = ["last hand:", *self._settlement_lines(*state.last, state.rules)] if state.last else []
         if state.knocker is None:
             knocks = [Option(f"{name} knocks", "knock", {"seat": seat}) for seat, name in enumerate(self.players)]
             return self._prompt(state, "Gin Rummy", last, [*knocks, Option("dead hand", "dead")])
@@ -166,13 +166,13 @@ class GinFlow(Flow[State]):
         lines = [f"{name}: {points} + box {box}" for name, points, box in
                  zip(self.players, score.points, score.box_bonuses, strict=True)]
         lines.append(f"game bonus {score.game_bonus}" + (", shutout: doubled" if score.shutout else ""))
-        return Prompt(f"{self.players[score.winner]} wins", " · ".join(map(str, score.totals)), tuple(lines))
+        return Prompt(f"{self.players[score.winner]} wins", totals(score.totals), tuple(lines))
 
     def _prompt(self, state: State, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         score = state.score
         standing = "  ".join(f"{name} {points}" for name, points in zip(self.players, score.points, strict=True))
-        return Prompt(title, " · ".join(map(str, score.points)),
-                      (*lines, f"{standing}  (to {state.game_rules.limit})"), tuple(options))
+        return Prompt(title, totals(score.points),
+                      (*lines, f"{standing}  (to\u00a0{state.game_rules.limit})"), tuple(options))
 
     def _settlement_lines(self, knocker: int, settled: Settlement, rules: Rules) -> list[str]:
         """The knock as the table settles it: the knocker's melds and deadwood, each lay-off card by card,

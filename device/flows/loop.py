@@ -6,6 +6,9 @@ device ``vision.live.LiveReader``, which reads a stream as ``vision.cards.read_c
 ``dice`` says what a frame shows in the dice tray once a roll has settled (or None), ``buttons`` has
 ``take()`` (``device.buttons.Buttons``), ``panel`` has ``get(timeout)`` (``device.panel.SeatPanel``),
 ``display`` has ``show(screen)`` (``device.display.Display``).
+The default layout (a calibration that ``fills`` the frame) takes frames of any shape and has a seat for
+each player of the game being played; a measured calibration for frames of another shape raises
+``ZoneError`` before anything of the frame is taken.
 The display is written only when the page changes, or again at each frame while it reports a ``fault``
 (a bus error) until the page gets through. A seat panel that has ``status()`` and was connected is watched:
 while it is unplugged the page's title bar says so, and the log says so once when it goes and once when
@@ -65,6 +68,9 @@ class Loop:
     def step(self, frame: np.ndarray) -> Screen:
         """Take one frame and the presses since the last, and show the page; returns the page shown."""
         height, width = frame.shape[:2]
+        players = len(self.play.flow.players)
+        if self.calibration.fills and self.calibration.seats != players:  # a game saved with other players
+            self.calibration = Calibration.default(players, size=(width, height))
         sightings = self.calibration.for_frame(width, height).assign_zones(self.read(frame))
         self.play.see(self.tracker.update(sightings))
         if self.dice is not None:

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, check_settings
+from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
 from scoring.ofc import ROWS, SIZES, Board, Rules, Settlement, settle
 from scoring.poker import describe
@@ -75,8 +75,8 @@ class OfcFlow(Flow[State]):
         check_distinct(rows)  # before any board: a card twice is named by its seats and rows
         read = [Board(*(tuple(rows[f"seat {seat} {row}"]) for row in ROWS)) for seat in range(len(boards))]
         settled = settle(read, state.rules, tuple(cards > 0 for cards in state.fantasyland))
-        totals = tuple(total + net for total, net in zip(state.totals, settled.net, strict=True))
-        return replace(state, totals=totals, fantasyland=settled.fantasyland_cards, hands=state.hands + 1,
+        running = tuple(total + net for total, net in zip(state.totals, settled.net, strict=True))
+        return replace(state, totals=running, fantasyland=settled.fantasyland_cards, hands=state.hands + 1,
                        last=settled)
 
     def hand(self, state: State) -> int:
@@ -108,7 +108,7 @@ class OfcFlow(Flow[State]):
 
     def _prompt(self, state: State, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         standing = "  ".join(f"{name} {total}" for name, total in zip(self.players, state.totals, strict=True))
-        return Prompt(title, " ".join(map(str, state.totals)), (*lines, standing), tuple(options))
+        return Prompt(title, totals(state.totals), (*lines, standing), tuple(options))
 
     def _settlement_lines(self, settled: Settlement) -> list[str]:
         """Each board (its rows, foul, royalties), each pair's settlement, and who goes to Fantasyland."""

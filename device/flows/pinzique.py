@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, check_settings
+from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from scoring.cards import Card, parse_cards
 from scoring.pinzique_game import Game, SheetRow
 from scoring.pinzique_guide import DICE
@@ -117,7 +117,7 @@ class PinziqueFlow(Flow[State]):
 
     def _prompt(self, game: Game, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         standing = "  ".join(f"{_side(game, side)} {total}" for side, total in enumerate(game.totals))
-        return Prompt(title, " ".join(map(str, game.totals)), (*lines, standing), tuple(options))
+        return Prompt(title, totals(game.totals), (*lines, standing), tuple(options))
 
     def _round_lines(self, game: Game, row: SheetRow) -> list[str]:
         """A settled round: each side's points, and the melds taken away and by whom."""

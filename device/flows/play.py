@@ -28,11 +28,11 @@ last) moves to the next option:
 
 >>> class Long(Tally):
 ...     def prompt(self, state):
-...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(9)),
+...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(7)),
 ...                       options=(Option("add 1", "add", {"n": 1}), Option("add 2", "add", {"n": 2})))
 >>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
 >>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[:2]
-('1/2', None, '2/2', ('OK: add 1', 'line 5'))
+('1/2', None, '2/2', ('OK: add 1', 'line 4'))
 >>> play.press(Press("next", held=False)); play.view().footer, play.view().choice, play.view().lines[0]
 ('2/2', '2/2', 'OK: add 2')
 """
@@ -56,13 +56,54 @@ log = logging.getLogger(__name__)
 
 
 class Play(Generic[State]):
-    """A game in progress at the table: resumed from the journal if one was left unfinished."""
+    """A game in progress at the table: resumed from the journal if one was left unfinished.
+
+    ``flow`` is the configured game, players and settings. The newest unfinished game of that kind is
+    resumed with the players and settings it was started with, whatever the configuration says now (seats
+    are never relabelled); the configured ones start the next game. A saved game that no longer replays is
+    set aside in the journal (kept, never deleted) and a new game begins. An unfinished game of another
+    kind is kept for when the configuration names its game again. Each of these is said on the screen
+    until the first confirmation, and in the log.
+    """
 
     def __init__(self, journal: Journal, flow: Flow[State]) -> None:
-        self.journal, self.flow = journal, flow
-        self.session: Session[State] = Session.resume_or_start(journal, flow, flow.name, flow.players,
-                                                               flow.settings)
-        flow.note(self.state)
+        self.journal, self.configured, self.flow = journal, flow, flow
+        notices: list[str] = []
+        other = journal.current_game()
+        if other is not None and other.game != flow.name:
+            log.warning("the journal keeps an unfinished %s game (%d): set game = %r to resume it",
+                        other.game, other.id, other.game)
+            notices.append(f"saved {other.game} game kept: game = {other.game} resumes it")
+        self.session: Session[State] = self._resume(notices)
+        self.flow.note(self.state)
+        self.flow.error = "; ".join(notices) or None
+
+    def _resume(self, notices: list[str]) -> Session[State]:
+        """The session of the newest unfinished game of the configured kind (its flow made ``self.flow``),
+        or of a new one; ``notices`` gets what the players should be told."""
+        journal, configured = self.journal, self.configured
+        saved = journal.current_game(configured.name)
+        if saved is None:
+            return Session(journal, configured, journal.start_game(configured.name, configured.players,
+                                                                   configured.settings))
+        same = (saved.players, saved.settings) == (configured.players, configured.settings)
+        flow = configured if same else type(configured)(saved.players, saved.settings)
+        try:
+            session = Session(journal, flow, saved.id)
+        except (ValueError, KeyError, TypeError) as error:  # whatever the journal holds: this game's fault
+            journal.set_aside(saved.id, flow.explain(error))
+            log.error("the saved %s game (%d) no longer replays (%s): set aside in the journal, a new game "
+                      "begins", saved.game, saved.id, flow.explain(error))
+            notices.append("saved game damaged: set aside (see the log)")
+            return Session(journal, configured, journal.start_game(configured.name, configured.players,
+                                                                   configured.settings))
+        if not same:
+            log.warning("resuming the saved %s game (%d) as it was started: %s %s; the configuration's %s %s "
+                        "start the next game", saved.game, saved.id, ", ".join(saved.players), saved.settings,
+                        ", ".join(configured.players), configured.settings)
+            notices.append(f"resumed as saved: {' v '.join(saved.players)}")
+        self.flow = flow
+        return session
 
     @property
     def state(self) -> State:
@@ -90,9 +131,7 @@ class Play(Generic[State]):
             result = flow.result(self.state)
             if result is not None and _is_ok(pressed):
                 self.session.finish(result)
-                self.session = Session(self.journal, flow, self.journal.start_game(flow.name, flow.players,
-                                                                                    flow.settings))
-                flow.begin(self.state)
+                self._next_game()
                 return
             proposal = flow.press(self.state, pressed)
             if proposal is not None:
@@ -103,6 +142,15 @@ class Play(Generic[State]):
         except JournalError as error:  # nothing was confirmed: the same press can be made again
             log.error("not saved: %s", error)
             flow.error = error.brief
+
+    def _next_game(self) -> None:
+        """A new game with the configured players and settings, on the table as it lies."""
+        flow = self.configured
+        flow.table = self.flow.table
+        self.session = Session(self.journal, flow, self.journal.start_game(flow.name, flow.players,
+                                                                            flow.settings))
+        self.flow = flow
+        flow.begin(self.state)
 
     def screen(self) -> Screen:
         """What the game shows now, all of it (``view`` is the page on the OLED)."""

@@ -21,6 +21,13 @@ def test_a_folder_plays_in_name_order_and_can_loop(tmp_path: Path) -> None:
     assert [int(camera.read()[0, 0, 0]) for _ in range(5)] == [0, 20, 40, 0, 20]
 
 
+def test_a_folder_that_ends_holds_its_last_frame(tmp_path: Path) -> None:
+    for n, frame in enumerate(frames(3)):
+        cv2.imwrite(str(tmp_path / f"{n:03}.png"), frame)
+    camera = open_camera(str(tmp_path))
+    assert [int(camera.read()[0, 0, 0]) for _ in range(5)] == [0, 20, 40, 40, 40]
+
+
 def test_a_video_file_plays_then_says_it_ended(tmp_path: Path) -> None:
     path = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (128, 72))

@@ -89,15 +89,15 @@ def test_list_shows_each_game_and_its_state(tmp_path: Path) -> None:
     again = table(path, "cribbage", ["Ann", "Bob"], clock=clock)
     again.ok()  # the finished game recorded; the next begins
     again.choose("Ann deals")
-    table(path, "gin", ["Ann", "Bob"], clock=clock).choose("Bob knocks")  # the second cribbage left
+    table(path, "gin", ["Ann", "Bob"], clock=clock).choose("Bob knocks")  # the second cribbage kept for later
     status, out, err = cli("history", "--journal", str(path))
     assert status == 0 and err == ""
     header, *lines = out.splitlines()
     assert header.split() == ["id", "game", "players", "started", "ended", "state", "scores", "winner"]
     assert len(lines) == 3
     assert lines[0].startswith("1   cribbage  Ann v Bob  2024-05-29 16:26  2024-05-29 ") and "finished" in lines[0]
-    assert lines[0].endswith(" Ann") and "abandoned    0 0" in lines[1] and lines[2].split()[1] == "gin"
-    assert "in progress  0 0" in lines[2]
+    assert lines[0].endswith(" Ann") and lines[2].split()[1] == "gin"
+    assert "in progress  0 0" in lines[1] and "in progress  0 0" in lines[2]  # each resumes when configured
     assert cli("history", "list", "--journal", str(path))[1] == out
 
 
@@ -218,6 +218,15 @@ def test_bad_journals_and_games_get_one_line(tmp_path: Path) -> None:
     table(path, "gin", ["Ann", "Bob"]).choose("dead hand")
     assert refused("export", "7", "--journal", str(path)) == f"no game 7 in the journal {path}"
     assert refused("sheet", "7", "--journal", str(path)) == f"no game 7 in the journal {path}"
+    running = tmp_path / "running"  # a device's journal copied while it runs, without its -wal
+    running.mkdir()
+    with Journal(running / "journal.db") as journal:
+        journal.start_game("gin", ["Ann", "Bob"], {})
+        copy = tmp_path / "copy.db"
+        copy.write_bytes((running / "journal.db").read_bytes())
+        assert refused("--journal", str(copy)) == (
+            f"{copy} is not a tablescore journal (one copied from a running device needs its copy.db-wal beside "
+            "it: copy both files, or stop the device first)")
     truncated = tmp_path / "truncated.db"
     truncated.write_bytes(path.read_bytes()[:5000])
     assert refused("--journal", str(truncated)).startswith(f"cannot read the journal {truncated}: ")
@@ -228,7 +237,8 @@ def test_an_event_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
     table(path, "gin", ["Ann", "Bob"]).choose("Ann knocks")
     with Journal(path) as journal:
         journal.append(1, "hand", {"knocker": ["5H"], "defender": []})
-    assert refused("export", "--journal", str(path)).startswith("game 1 (gin): event 2 (hand) cannot be replayed: ")
+    assert refused("export", "--journal", str(path)).startswith(
+        f"no game in the journal {path} replays: game 1 (gin): event 2 (hand) cannot be replayed: ")
 
 
 def test_the_list_marks_a_game_that_cannot_be_replayed_and_shows_the_others(tmp_path: Path) -> None:
@@ -256,5 +266,9 @@ def test_the_list_marks_a_game_that_cannot_be_replayed_and_shows_the_others(tmp_
     expected = "game 1 (gin): event 2 (knock) cannot be replayed: Ann has knocked: lay out both hands"
     assert refused("export", "1", "--journal", str(path)) == expected
     assert refused("sheet", "1", "--journal", str(path)) == expected
-    assert refused("export", "--journal", str(path)) == expected
     assert json.loads(cli("history", "export", "4", "--journal", str(path))[1])["games"][0]["game"] == "ofc"
+    status, out, err = cli("history", "export", "--journal", str(path))  # all: the damaged ones left out, named
+    assert status == 1 and [game["id"] for game in json.loads(out)["games"]] == [4]
+    assert err.splitlines()[0] == ("tablescore history: left out game 1 (gin), which no longer replays: event 2 "
+                                   "(knock) cannot be replayed: Ann has knocked: lay out both hands")
+    assert len(err.splitlines()) == 3

@@ -1,6 +1,7 @@
 """The device side of the seat panel link, against a scripted panel on a pty (in this process)."""
 
 import contextlib
+import logging
 import os
 import time
 import tty
@@ -229,10 +230,15 @@ def test_a_failing_port_search_is_tried_again(peer):
         assert until(lambda: panel.status().connected)
 
 
-def test_a_configured_port_that_is_not_there(tmp_path):
+def test_a_configured_port_that_is_not_there(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
     with SeatPanel(str(tmp_path / "ttyACM9")) as panel:
-        assert panel.get(timeout=0.3) is None
+        assert panel.get(timeout=1.0) is None  # about four tries
         assert not panel.status().connected
+    said = [record.getMessage() for record in caplog.records]
+    assert said == [f"the seat panel's port {tmp_path / 'ttyACM9'} cannot be opened (could not open port "
+                    f"{tmp_path / 'ttyACM9'}: [Errno 2] No such file or directory: '{tmp_path / 'ttyACM9'}'): "
+                    'tried again until it can; [panel] port = "auto" finds the Pico by itself']
 
 
 @pytest.mark.parametrize(

@@ -134,6 +134,14 @@ def test_a_calibration_file_places_the_cards(tmp_path: Path, capsys: pytest.Capt
     assert zones_of(out) == [calibration.zone_at((x / 2, y / 2)) for x, y in (s.center for s in SCENES[1])]
 
 
+def cut(folder: Path, name: str) -> str:
+    """A photo of the table cut off at two thirds of its file, as a copy that stopped short leaves it."""
+    photo(folder, "whole" + Path(name).suffix, 1)
+    raw = (folder / ("whole" + Path(name).suffix)).read_bytes()
+    (folder / name).write_bytes(raw[:len(raw) * 2 // 3])
+    return str(folder / name)
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
@@ -145,6 +153,8 @@ def test_a_calibration_file_places_the_cards(tmp_path: Path, capsys: pytest.Capt
          "please report it"),
         (lambda folder: photo(folder, "square.png", 1, size=(480, 480)),
          "square.png: the calibration is for 640x480 frames, not 480x480"),
+        (lambda folder: cut(folder, "cut.jpg"), "cut.jpg: is cut short: the JPEG ends before its image does"),
+        (lambda folder: cut(folder, "cut.png"), "cut.png: is cut short"),
     ],
 )
 def test_a_bad_image_gets_one_message_and_the_rest_still_run(

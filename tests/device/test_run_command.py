@@ -21,11 +21,14 @@ from device import cli
     ],
 )
 def test_a_configuration_it_cannot_use_is_named_and_exits_2(tmp_path: Path, text: str, message: str,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+                                                            capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where the emulated OLED (the default display) draws why
     path = tmp_path / "tablescore.toml"
     path.write_text(text)
     assert cli.main(["run", "--config", str(path)]) == 2
     assert message in capsys.readouterr().err
+    assert list((tmp_path / "oled-frames").glob("*.png")) or "[display]" in text
 
 
 def test_a_missing_configuration_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,13 +3,14 @@ PNG in tests/device/golden/. After a deliberate change, look at the new images a
 TABLESCORE_UPDATE_GOLDEN=1 pytest tests/device/test_screens.py."""
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
 from device.display import Display, open_device
-from device.screens import Screen, paged, render
+from device.screens import GLASSES, Screen, paged, render, use_glass
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -21,17 +22,34 @@ SCREENS = {
     "title-in-two-rows": Screen("Bob: No King of ♥", lines=("OK: Ann doubles Bob", "N 0  E 0  S 0  W 0"),
                                 choice="2/3", footer="1/2"),
     "error": Screen("Unknown card", lines=("seat 2: a card I", "cannot read.", "Move it, then OK.")),
+    "lay": Screen("Cribbage: the play", big="20 · 15", head=2, tall=1, choice="1/3",
+                  lines=("OK: Bob lays J♣", "! it is Bob's turn", "Ann: go 1", "Bob: play 2", "count 31")),
 }
 
 
+@pytest.fixture(params=sorted(GLASSES))
+def glass(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Screens drawn for each size of OLED, then for the default again."""
+    use_glass(request.param)
+    yield request.param
+    use_glass("1.3")
+
+
 @pytest.mark.parametrize("name", sorted(SCREENS))
-def test_screen_matches_its_golden_image(name: str) -> None:
+def test_screen_matches_its_golden_image(name: str, glass: str) -> None:
     image = render(paged(SCREENS[name])[0])
-    path = GOLDEN / f"{name}.png"
+    path = GOLDEN / (f"{name}.png" if glass == "1.3" else f"{name}-{glass}.png")
     if os.environ.get("TABLESCORE_UPDATE_GOLDEN"):
         image.save(path)
     golden = Image.open(path).convert("L")
     assert ImageChops.difference(image.convert("L"), golden).getbbox() is None, f"{name} differs from {path}"
+
+
+def test_on_the_small_glass_every_line_is_tall_and_a_page_holds_fewer(glass: str) -> None:
+    pages = paged(Screen("Show", lines=("OK: Ann shows 8", *(f"item {n}" for n in range(6))), head=1, tall=1))
+    rows = {"1.3": [4, 2], "0.96": [2, 2, 2]}[glass]  # below the tall OK line: 8 px rows, or 16 px
+    assert [len(page.lines) - 1 for page in pages] == rows
+    assert all(page.lines[0] == "OK: Ann shows 8" and page.tall == 1 for page in pages)
 
 
 def test_long_breakdowns_page_and_wrap() -> None:
@@ -52,6 +70,19 @@ def test_paging_a_page_gives_the_page() -> None:  # the display pages what a flo
     for screen in SCREENS.values():
         for page in paged(screen):
             assert paged(page) == [page]
+
+
+def test_a_fault_retried_again_and_again_shows_each_page_of_its_message_in_turn(glass: str) -> None:
+    display = Display(open_device("dummy"))
+    fault = Screen("Camera: retrying", lines=("the calibration is for 1280x720 frames, not 640x480: calibrate for "
+                                              "this camera setting",))
+    shown = []
+    for _ in range(4):
+        display.cycle(fault)
+        shown.append(display.page)
+    assert shown == {"1.3": [0, 0, 0, 0], "0.96": [0, 1, 0, 1]}[glass]  # 6 rows fit one page; 16 px rows, two
+    display.cycle(Screen("Camera: retrying", lines=("another message",)))
+    assert display.page == 0
 
 
 def test_the_display_turns_pages_and_survives_bus_errors() -> None:

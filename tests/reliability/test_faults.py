@@ -143,11 +143,11 @@ def test_the_camera_pulled_mid_game_is_reported_and_reopened(
         cable = Cable(run, display, life, reference, FAULT_AT)
         run_command._loop(life, run.loop, display, cable.open, 0.0)  # tablescore run's loop, to the game's end
     assert cable.tries == cable.attempts + 1
-    assert {page.title for page in cable.seen} == {"Camera"}
+    assert {page.title for page in cable.seen} == {"Camera: retrying"}
     said = [" ".join(page.lines) for page in cable.seen]
-    assert said[0] == "the camera 0 gives no frames (unplugged, or the video ended) Retrying..."
-    assert said[-1] == "the camera 0 cannot be opened (is it plugged in?) Retrying..."
-    assert cable.after[-1].title != "Camera"  # the game's page is back
+    assert said[0] == "the camera 0 gives no frames (unplugged, or the video ended)"
+    assert said[-1] == "the camera 0 cannot be opened (is it plugged in?)"
+    assert cable.after[-1].title != "Camera: retrying"  # the game's page is back
     camera_lines = [m for m in logged(caplog, logging.WARNING) + logged(caplog, logging.INFO) if "camera" in m]
     assert camera_lines == ["the camera 0 gives no frames (unplugged, or the video ended)",
                             "the camera works again"]  # one line when it goes, one when it is back
@@ -488,7 +488,7 @@ def test_a_full_disk_at_the_start_is_named_and_the_journal_opened_once_there_is_
             """Wait for the OLED to say what is wrong, make room, wait for the journal, stop the device."""
             try:
                 if until(lambda: ended.is_set() or bool(displays and displays[0].pages
-                                                        and displays[0].pages[0].title == "Journal"), timeout=60):
+                                                        and displays[0].pages[0].title == "Journal: retrying"), timeout=60):
                     seen.append(displays[0].pages[0])
                     filler.unlink()
                     until(lambda: any("room again" in r.getMessage() for r in list(caplog.records)), timeout=60)
@@ -499,7 +499,7 @@ def test_a_full_disk_at_the_start_is_named_and_the_journal_opened_once_there_is_
         helper = threading.Thread(target=at_the_table)
         helper.start()
         try:
-            status = run_command.run(argparse.Namespace(config=config))
+            status = run_command.run(argparse.Namespace(config=config, keys=False))
         finally:
             ended.set()
             helper.join()
@@ -507,7 +507,7 @@ def test_a_full_disk_at_the_start_is_named_and_the_journal_opened_once_there_is_
         notified = listener.received()
     assert status == 0
     assert [(page.title, " ".join(page.lines)) for page in seen] == [
-        ("Journal", "the disk is full: no room to open the journal Retrying...")]
+        ("Journal: retrying", "the disk is full: no room to open the journal")]
     assert notified[:2] == ["READY=1", "STATUS=waiting for room: the disk is full"]
     assert logged(caplog, logging.ERROR) == [
         f"the disk is full: the journal {path} cannot be opened (disk I/O error): waiting for room"]

@@ -200,13 +200,13 @@ def test_pegging_request() -> None:
         ({"hand": ["5H", "5C", "5D", "JS"]}, "missing field 'starter'"),
         ({"hand": ["5H", "5C", "5D", "JS"], "starter": "5S", "cribs": True}, "unknown field 'cribs'"),
         ({"hand": ["5H", "5C", "5D", "JS"], "starter": "5S", "crib": "yes"}, "'crib' must be true or false"),
-        ({"hand": "5H 5C 5D JS", "starter": "5S"}, "'hand' is a list of card codes, not str"),
+        ({"hand": "5H 5C 5D JS", "starter": "5S"}, "'hand' is a list of card codes, not a string"),
         ({"pegging": ["KS", "QH", "JD", "2C"]}, "'pegging': laying 2♣ would take the count to 32, past 31"),
         ({"pegging": []}, "'pegging' needs 1 to 52 cards, got 0"),
         ({"pegging": ["5S", "5S"]}, "card 5S is used twice (in 'pegging')"),
         ({"pegging": ["5S"], "starter": "5H"}, "unknown field 'starter' (expected: pegging)"),
         ({}, "missing field"),
-        (["5H"], "a request is a JSON object, not list"),
+        (["5H"], "a request is a JSON object, not a list"),
     ],
 )
 def test_bad_requests_say_what_is_wrong(request_: object, message: str) -> None:

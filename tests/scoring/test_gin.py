@@ -157,7 +157,7 @@ def test_game_requests() -> None:
         ({"hands": [{"winner": "C", "points": 3}]}, "'hands[0].winner' is \"A\", \"B\" or null, not 'C'"),
         ({"hands": [{"winner": "A"}]}, "missing field 'points' in 'hands[0]'"),
         ({"hands": [{"winner": None, "points": 5}]}, "dead hand"),
-        ({"hands": "A30"}, "'hands' is a list of hands, not str"),
+        ({"hands": "A30"}, "'hands' is a list of hands, not a string"),
         ({"hands": [], "limit": 150}, "the game limit is one of"),
         ({"hands": [], "shutout_doubles": ["everything"]}, "'shutout_doubles' is a list of some of points, game, box"),
     ]:

@@ -65,10 +65,13 @@ def test_provisional_points_are_marked() -> None:
         ({"dice": ["9C", "TC", "JH", "QC", "KS", "AD", "XH", "QH"]}, "'dice': bad card code 'XH'"),
         ({"dice": ["9C", "TC", "JH", "QC", "KS", "AD", 7, "QH"]}, "'dice': bad card code 7"),
         ({"dice": ["9C", "TC", "JH"]}, "'dice': a roll is 8 faces, one a die, not 3"),
-        ({"dice": "9C TC JH QC KS AD 9S TD"}, "'dice' is a list of eight faces (card codes), not str"),
+        ({"dice": "9C TC JH QC KS AD 9S TD"}, "'dice' is a list of eight faces (card codes), not a string"),
         ({"round": [PLAYER_1, ["QH"] * 8]}, "'round[1]': no set of dice can show this roll"),
         ({"round": []}, "'round' is a list of each player's roll"),
-        ({"round": PLAYER_1}, "'round[0]' is a list of eight faces (card codes), not str"),
+        ({"round": [PLAYER_1, " ".join(PLAYER_1)]}, "'round[1]' is a list of eight faces (card codes), not a string"),
+        ({"round": [PLAYER_1]}, "'round' is a list of each player's roll (a list of eight faces), 2 to 4 players"),
+        ({"round": [PLAYER_1] * 5}, "'round' is a list of each player's roll (a list of eight faces), 2 to 4 players"),
+        ({"round": [PLAYER_1] * 5, "bonus_round": True}, "(a list of eight faces), 1 to 4 bonus players"),
         ({"round": [PLAYER_1], "bonus_round": "yes"}, "'bonus_round' must be true or false, not 'yes'"),
         ({"dice": PLAYER_1, "bonus_round": True}, "'bonus_round' goes with a 'round' request, not 'dice'"),
         ({"dice": PLAYER_1, "round": [PLAYER_1]}, "give 'dice' (one roll of eight faces) or 'round'"),
@@ -112,11 +115,11 @@ def test_render_itemises_a_roll_and_a_round() -> None:
         pinzique.PROVISIONAL_NOTE,
     ]
     text = pinzique.render(pinzique.score_request({"round": [PLAYER_1, PLAYER_2]}))
-    assert text.splitlines()[0] == "player 0: 120 (rolled 180; lost 4Q 60 to player 1)"
-    assert "player 1: 180, bonus round" in text.splitlines()
+    assert text.splitlines()[0] == "player 1: 120 (rolled 180; lost 4Q 60 to player 2)"
+    assert "player 2: 180, bonus round" in text.splitlines()
     text = pinzique.render(pinzique.score_request({"round": [PLAYER_1, PLAYER_2], "bonus_round": True}))
     assert text.splitlines()[0] == "bonus round: settled among its bonus players"
-    assert "player 1: 180" in text.splitlines()
+    assert "player 2: 180" in text.splitlines()
 
 
 def test_samples_are_the_fragments_examples_and_score() -> None:

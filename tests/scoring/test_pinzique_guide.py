@@ -92,7 +92,7 @@ def mutate(change: Any) -> dict[str, Any]:
     [
         (lambda d: d.pop("dice"), "missing entry 'dice'"),
         (lambda d: d.update(colour="red"), "unknown entry 'colour' (expected: dice, melds, turn)"),
-        (lambda d: d.update(turn=3), "turn: should be a table, not int"),
+        (lambda d: d.update(turn=3), "turn: should be a table, not a number"),
         (lambda d: d["turn"].update(rolls=0), "turn.rolls: should be a whole number from 1 to 10, not 0"),
         (lambda d: d["turn"].update(rolls="3"), "turn.rolls: should be a whole number from 1 to 10, not '3'"),
         (lambda d: d["turn"].update(provisional="yes"), "turn.provisional: should be true or false, not 'yes'"),

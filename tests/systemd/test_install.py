@@ -61,8 +61,8 @@ def rehearsal(tmp_path: Path) -> Iterator[Rehearsal]:
                f'exec {shutil.which("id")} "$@"')
     env = {**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}", "STUB_GROUPS": "video dialout",
            "STUB_USER": "0", "STUB_MISSING": ""}
-    env.pop("ROOT", None)
-    env.pop("STUB_UID", None)
+    for name in ("ROOT", "STUB_UID", "SUDO_USER"):
+        env.pop(name, None)
     yield Rehearsal(tmp_path / "root", stubs, env)
     assert not log.exists(), f"the rehearsal ran commands that change the system: {log.read_text()}"
 
@@ -78,7 +78,7 @@ FIRST_RUN = [
     "useradd --system --user-group --home-dir /var/lib/tablescore --no-create-home --shell /usr/sbin/nologin "
     "--comment 'tablescore scorekeeper' --groups video,i2c,gpio,dialout tablescore",
     "python3 -m venv --system-site-packages /opt/tablescore/venv",
-    f"/opt/tablescore/venv/bin/pip install --upgrade --constraint {SYSTEMD}/constraints.txt {SOURCE}",
+    f"/opt/tablescore/venv/bin/pip install --upgrade --constraint {SYSTEMD}/constraints.txt /opt/tablescore/build",
     "systemctl daemon-reload",
     "systemctl disable --now tablescore-kiosk.service",
     "systemctl enable tablescore.service",
@@ -98,6 +98,18 @@ def test_install_leaves_the_files_and_shows_each_command(rehearsal: Rehearsal) -
     assert sorted(str(p.relative_to(rehearsal.root)) for p in rehearsal.root.rglob("*") if p.is_file()) == [
         "etc/modules-load.d/tablescore.conf", "etc/systemd/system/tablescore-kiosk.service",
         "etc/systemd/system/tablescore.service", "etc/tablescore/tablescore.toml"]
+
+
+def test_it_builds_from_a_fresh_copy_and_lets_the_owner_read_the_scores(rehearsal: Rehearsal) -> None:
+    rehearsal.env["SUDO_USER"] = "pi"
+    lines = rehearsal.run("install.sh")
+    assert "would run: usermod --append --groups tablescore pi" in lines
+    assert "pi may read the scores (tablescore history) from their next login" in lines
+    assert not rehearsal.file("/opt/tablescore/build").exists()  # removed once built
+    link = rehearsal.file("/usr/local/bin/tablescore")
+    assert os.readlink(link) == "/opt/tablescore/venv/bin/tablescore"
+    rehearsal.run("uninstall.sh")
+    assert not link.is_symlink()
 
 
 def test_a_second_run_keeps_the_configuration_and_updates_the_rest(rehearsal: Rehearsal) -> None:

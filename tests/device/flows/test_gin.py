@@ -89,7 +89,7 @@ def test_the_settlement_shows_each_lay_off(tmp_path: Path) -> None:
         "OK: Ann scores 5", "Ann: 5♥-9♥", "Ann: K♠ K♥ K♦", "Ann deadwood 5: 3♦ 2♣",
         "Bob lays off 4♥ on 5♥-9♥", "Bob lays off 10♥ on 5♥-9♥", "Bob lays off J♥ on 5♥-9♥",
         "Bob: 2♠ 2♥ 2♦", "Bob: 9♠ 9♦ 9♣", "Bob deadwood 10: Q♣",
-        "Ann 0  Bob 0  (to 100)")
+        "Ann 0  Bob 0  (to\u00a0100)")
     table.ok()
     assert table.play.state.score.points == (5, 0)
     table.undo()
@@ -100,7 +100,7 @@ def test_an_illegal_knock_is_accepted_or_refused_by_the_defender(tmp_path: Path)
     table = knock(tmp_path, {"knock_limit": 4})
     assert table.play.screen().title == "illegal knock"
     assert table.shown() == ("OK: Bob accepts", "1/2")
-    assert table.lines()[-2:] == ("Ann scores 5", "Ann 0  Bob 0  (to 100)")
+    assert table.lines()[-2:] == ("Ann scores 5", "Ann 0  Bob 0  (to\u00a0100)")
     table.choose("Bob refuses")
     state = table.play.state
     assert state.knocker is None and state.hands == () and state.settled == 1

@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         table = configured(args.config)
-    except ValueError as error:  # ConfigError, ZoneError
+        display = open_display(table.config)
+    except ValueError as error:  # ConfigError, ZoneError, a display that cannot be made
         print(f"tablescore run: {error}", file=sys.stderr)
         return 2
     with ExitStack() as stack:
-        display = open_display(table.config)
         play: Play[Any] | None = None
         full: JournalError | None = None
         try:

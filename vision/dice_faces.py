@@ -10,7 +10,7 @@ die's rounded edges bare). Its suit is told three ways, its rank by one bold gly
 
 The reader finds a die by the white window inside the frame, so dice that touch are still apart, and the
 window's corners fix the face's perspective. The rank is drawn in a font that ships with the package
-(``RANK_FONT``), the rest with OpenCV's shapes, so the printed sheet and the reader's renders come from this
+(``vision.text``), the rest with OpenCV's shapes, so the printed sheet and the reader's renders come from this
 one function, the same on every machine.
 
 >>> from scoring.cards import Card
@@ -27,13 +27,12 @@ ValueError: 2H is not a Pinzique face: the dice show 9, 10, J, Q, K and A
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
+from vision.text import SANS_BOLD, font
 
 STICKER_MM = 12.7
 """The sticker's side: half an inch, for blank 16 mm dice."""
@@ -58,8 +57,6 @@ WINDOW = (FRAME, FRAME, 1 - FRAME, 1 - BAND)
 _RANK_BOX = (0.22, 0.21, 0.78, 0.60)  # x0, y0, x1, y1: where the rank glyph is fitted
 _SUIT_BOX = (0.42, 0.80, 0.58, 0.96)  # the suit symbol inside the band
 _SUPER = 4  # drawn this many times larger, then reduced: smooth edges
-RANK_FONT = Path(__file__).with_name("fonts") / "DejaVuSans-Bold.ttf"
-"""The ranks' font, shipped with the package: every machine draws (and prints, and reads) the same faces."""
 
 
 def faces(guide: ScoreGuide) -> list[Card]:
@@ -94,14 +91,14 @@ def _box(box: tuple[float, float, float, float], side: int) -> tuple[int, int, i
 
 
 def _draw_rank(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
-    """The rank in ``RANK_FONT``, emboldened, stretched to fill ``box``."""
-    from PIL import Image, ImageDraw, ImageFont
+    """The rank in DejaVu Sans Bold, emboldened, stretched to fill ``box``."""
+    from PIL import Image, ImageDraw
 
     x0, y0, x1, y1 = box
-    font, weight = ImageFont.truetype(str(RANK_FONT), y1 - y0), (y1 - y0) // 25
-    ink_x0, ink_y0, ink_x1, ink_y1 = font.getbbox(text, stroke_width=weight)
+    shape, weight = font(SANS_BOLD, y1 - y0), (y1 - y0) // 25
+    ink_x0, ink_y0, ink_x1, ink_y1 = shape.getbbox(text, stroke_width=weight)
     image = Image.new("L", (ink_x1 - ink_x0, ink_y1 - ink_y0), 0)
-    ImageDraw.Draw(image).text((-ink_x0, -ink_y0), text, font=font, fill=255, stroke_width=weight, stroke_fill=255)
+    ImageDraw.Draw(image).text((-ink_x0, -ink_y0), text, font=shape, fill=255, stroke_width=weight, stroke_fill=255)
     glyph = np.asarray(image)
     ys, xs = np.nonzero(glyph > 127)
     glyph = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]

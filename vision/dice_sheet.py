@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from scoring.pinzique_guide import GuideError, ScoreGuide, load_guide
-from vision.dice_faces import DIE_MM, RANK_FONT, STICKER_MM, face_image
+from vision.dice_faces import DIE_MM, STICKER_MM, face_image
+from vision.text import SANS_BOLD, put_text
 
 DPI = 300
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -32,9 +33,6 @@ PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 GAP_MM = 4.0
 """Space between stickers, for cutting."""
 CUT_GREY = (200, 200, 200)
-INK = (40, 40, 40)
-TEXT_FONT = RANK_FONT.with_name("DejaVuSans.ttf")
-"""The sheet's print (its title in ``RANK_FONT``): shipped with the package, so the sheet is the same everywhere."""
 
 
 def mm(length: float) -> int:
@@ -54,21 +52,21 @@ def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
     row_step = side + gap + mm(5)
     left = (width - 6 * side - 5 * gap) // 2
     top = mm(38)
-    _text(canvas, "Pinzique dice stickers", (left, mm(16)), 64, bold=True)
-    _text(canvas, f"Print at 100% (300 dpi). Each sticker is {STICKER_MM} mm square, for blank {DIE_MM:.0f} mm dice.",
+    put_text(canvas, "Pinzique dice stickers", (left, mm(16)), 64, face=SANS_BOLD)
+    put_text(canvas, f"Print at 100% (300 dpi). Each sticker is {STICKER_MM} mm square, for blank {DIE_MM:.0f} mm dice.",
           (left, mm(24)), 30)
-    _text(canvas, "Cut on the grey lines; put each row's six stickers on one die, band towards any edge.",
+    put_text(canvas, "Cut on the grey lines; put each row's six stickers on one die, band towards any edge.",
           (left, mm(30)), 30)
     for number, die in enumerate(guide.dice):
         y = top + number * row_step
         names = "  ".join(card.rank.label + card.suit.letter for card in die)
-        _text(canvas, f"die {number}:  {names}", (left, y + mm(3)), 28)
+        put_text(canvas, f"die {number}:  {names}", (left, y + mm(3)), 28)
         for place, card in enumerate(die):
             x = left + place * (side + gap)
             y0 = y + mm(5)
             canvas[y0:y0 + side, x:x + side] = face_image(card, side)
             cv2.rectangle(canvas, (x - 1, y0 - 1), (x + side, y0 + side), CUT_GREY, 1)
-    _text(canvas, f"Faces from {Path(guide.source).name}. tablescore reads this design only.",
+    put_text(canvas, f"Faces from {Path(guide.source).name}. tablescore reads this design only.",
           (left, top + len(guide.dice) * row_step + mm(6)), 28)
     return canvas
 
@@ -84,19 +82,6 @@ def preview(guide: ScoreGuide) -> np.ndarray:
     margin = mm(4)
     page = page[max(0, ys.min() - margin):ys.max() + margin, max(0, xs.min() - margin):xs.max() + margin]
     return cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-
-
-def _text(canvas: np.ndarray, text: str, origin: tuple[int, int], size: int, bold: bool = False) -> None:
-    """``text`` in ink, ``size`` pixels to the em, its baseline starting at ``origin``."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    font = ImageFont.truetype(str(RANK_FONT if bold else TEXT_FONT), size)
-    x0, y0, x1, y1 = font.getbbox(text, anchor="ls")
-    x, y = origin
-    box = canvas[y + y0:y + y1, x + x0:x + x1]
-    image = Image.fromarray(box)
-    ImageDraw.Draw(image).text((-x0, -y0), text, font=font, fill=INK, anchor="ls")
-    box[:] = np.asarray(image)
 
 
 def png_bytes(image: np.ndarray, dpi: int = DPI) -> bytes:

@@ -26,12 +26,13 @@ import cv2
 import numpy as np
 
 from scoring.cards import DECK, Card, Rank, Suit
+from vision.text import FONTS
 
 FACE_W, FACE_H = 250, 350
 """Card faces are drawn at this size (a poker card's 2.5 x 3.5 inch proportions)."""
 
-FONT_DIRS = (str(Path(__file__).with_name("fonts")),)
-"""Where the fonts below are looked up: the files that ship with the package (``vision/fonts``), never the
+FONT_DIRS = (str(FONTS),)
+"""Where the fonts below are looked up: the files that come with the source (``vision/fonts``), never the
 machine's own, so every machine draws the same faces."""
 RANK_FONTS = (
     "C059-Roman", "C059-Bold", "NimbusRoman-Regular", "NimbusRoman-Bold", "URWBookman-Light",

@@ -8,15 +8,10 @@ from pathlib import Path
 import pytest
 
 from vision import render
-
-FONTS = Path(render.__file__).with_name("fonts")
+from vision.text import FONTS
 
 
 @pytest.mark.parametrize("name", sorted({*render.RANK_FONTS, *render.HELD_OUT_FONTS, *render.SUIT_FONTS}))
 def test_every_font_a_face_is_drawn_in_ships_in_vision_fonts(name: str) -> None:
     path = render.font_path(name)
     assert path is not None and Path(path).parent == FONTS, f"{name} is not in {FONTS} (see its README.md)"
-
-
-def test_no_font_is_looked_up_among_the_machines_own() -> None:
-    assert render.FONT_DIRS == (str(FONTS),)

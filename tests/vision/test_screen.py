@@ -13,7 +13,6 @@ import re
 import shutil
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 

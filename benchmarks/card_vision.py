@@ -33,6 +33,7 @@ import math  # noqa: E402
 import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from dataclasses import replace  # noqa: E402
 from operator import attrgetter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -40,8 +41,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
-from vision import corners, glyphs, render  # noqa: E402
-from vision.cards import CLEAR_INDEX, read_cards, read_corners, screened  # noqa: E402
+from vision import corners, glyphs, photos, render  # noqa: E402
+from vision.cards import CLEAR_INDEX, cards_of, read_cards, read_corners, screened  # noqa: E402
+from vision.cards import scaled as cards_scaled  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"
@@ -177,6 +179,81 @@ def real_accuracy(data: Path) -> Counter[str]:
     return counts
 
 
+PHOTO_ERRATA: dict[tuple[str, str], str] = {}
+"""Labels of ``real-cards-cardcounter`` that are plainly wrong ((file, labelled code) -> the card it shows), each
+found where the reader disagreed and checked by eye. The figures are given as labelled and with these corrected."""
+
+
+def near_outline(seen: CardSighting, point: tuple[float, float]) -> bool:
+    """Whether a labelled index corner's centre lies on a sighting's card: inside its outline, or within 0.15 of
+    its height outside (the outline is placed from the corner by a median card's proportions).
+
+    >>> seen = CardSighting(None, (50.0, 70.0), ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0)), 0.5)
+    >>> near_outline(seen, (10.0, 10.0)), near_outline(seen, (-20.0, 10.0)), near_outline(seen, (-30.0, 10.0))
+    (True, True, False)
+    """
+    outline = np.array(seen.outline, np.float32)
+    height = float(np.linalg.norm(outline[3] - outline[0]))
+    return cv2.pointPolygonTest(outline.reshape(-1, 1, 2), (float(point[0]), float(point[1])), True) >= -0.15 * height
+
+
+def photo_outcomes(seen: list[CardSighting], photo: photos.Photo, width: int, height: int
+                   ) -> tuple[dict[str, tuple[str, str]], int]:
+    """How each card a labelled photo shows fared (code -> correct, wrong, unknown or missed, and the code read),
+    and how many sightings were left over (phantoms, or cards the labels leave out: one cut by the photo's edge).
+
+    A sighting is a card's when one of its labelled corners lies on it (``near_outline``): first those that
+    read it right, then any other, the nearest first; each sighting counts once."""
+    centres = {code: [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in photo.corners(code, width, height)]
+               for code in photo.codes}
+    taken: set[int] = set()
+    fared: dict[str, tuple[str, str]] = {}
+    for code, points in centres.items():
+        k = next((i for i, s in enumerate(seen) if i not in taken and s.code == code
+                  and any(near_outline(s, p) for p in points)), None)
+        if k is not None:
+            taken.add(k)
+            fared[code] = ("correct", code)
+    for code, points in centres.items():
+        if code in fared:
+            continue
+        near = [(min(math.dist(s.center, p) for p in points), i) for i, s in enumerate(seen)
+                if i not in taken and any(near_outline(s, p) for p in points)]
+        if not near:
+            fared[code] = ("missed", "")
+            continue
+        k = min(near)[1]
+        taken.add(k)
+        fared[code] = ("unknown" if seen[k].card is None else "wrong", seen[k].code)
+    return fared, len(seen) - len(taken)
+
+
+def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
+    """Counts of ``photo_outcomes`` over a split of ``real-cards-cardcounter``, by group (``photos.Photo.group``)
+    and, for the colour photos of light-faced decks, by rank; and the wrong reads, as "true code > read code"."""
+    counts: Counter[str] = Counter()
+    for photo in photos.photos(data, split):
+        image = cv2.imread(str(data / "images" / photo.name))
+        seen = read_cards(image)
+        fared, extra = photo_outcomes(seen, photo, image.shape[1], image.shape[0])
+        fixed = replace(photo, boxes=tuple((PHOTO_ERRATA.get((photo.name, c), c), box) for c, box in photo.boxes))
+        counts[f"{photo.group} phantom"] += extra
+        counts[f"{photo.group} corrected phantom"] += photo_outcomes(seen, fixed, image.shape[1], image.shape[0])[1]
+        for _, (fixed_result, _) in zip(fared.values(),
+                                                  photo_outcomes(seen, fixed, image.shape[1], image.shape[0])[0].values(),
+                                                  strict=True):
+            counts[f"{photo.group} corrected {fixed_result}"] += 1
+        for code, (result, read) in fared.items():
+            counts[f"{photo.group} labelled"] += 1
+            counts[f"{photo.group} {result}"] += 1
+            if photo.group in photos.COLOUR_LIGHT:
+                counts[f"rank {code[0]} labelled"] += 1
+                counts[f"rank {code[0]} {result}"] += 1
+                if result == "wrong":
+                    counts[f"wrong {code} > {read}"] += 1
+    return counts
+
+
 SIZE_BANDS = (12.0, 15.0, CLEAR_INDEX, 24.0)
 """Index sizes (pixels from rank mark to suit mark, the largest of a card's visible corners) the synthetic
 figures are also given between."""
@@ -219,6 +296,54 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
             counts[band] += 1
             counts[f"{band} {result}"] += 1
     return counts
+
+
+def deck_accuracy(deck: str, scenes: int) -> Counter[str]:
+    """``synthetic_accuracy``'s counts over tables dealt from one real deck design alone (``render.deck_face``)."""
+    counts: Counter[str] = Counter()
+    fonts = render.available(render.HELD_OUT_FONTS)
+    for k in range(scenes):
+        scene = render.table_scene(np.random.default_rng([SYNTHETIC_SEED, k]), fonts=fonts, decks=(deck,), real_share=1.0)
+        seen = read_cards(scene.image)
+        owner, extra = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
+                             [c.card for c in scene.cards])
+        counts["phantom"] += extra
+        for card, i in zip(scene.cards, owner, strict=True):
+            if card.index_sizes:
+                counts["face-up"] += 1
+                counts[outcome(seen, i, lambda read: read, card.card)] += 1
+    return counts
+
+
+def detail_accuracy(photos_: int, grid: tuple[int, int] = (3, 3), part: tuple[int, int] = (1000, 1333)
+                    ) -> tuple[Counter[str], Counter[str], list[float]]:
+    """Counts as ``synthetic_accuracy`` gives them over 12 MP photos (3 x 3 held-out tables of 1000x1333 side by
+    side: 3000x4000), read by ``read_cards`` (in detail) and from the frame scaled to ``MAX_SIDE`` alone, and the
+    CPU seconds ``read_cards`` took over each photo."""
+    detail, reduced, seconds = Counter[str](), Counter[str](), []
+    fonts = render.available(render.HELD_OUT_FONTS)
+    for k in range(photos_):
+        rows, cards = [], []
+        for r in range(grid[0]):
+            row = []
+            for c in range(grid[1]):
+                scene = render.table_scene(np.random.default_rng([SYNTHETIC_SEED, 7, k, r, c]), size=part, fonts=fonts)
+                row.append(scene.image)
+                offset = np.array([c * part[1], r * part[0]], np.float32)
+                cards += [(placed.card, placed.outline + offset) for placed in scene.cards if placed.index_sizes]
+            rows.append(np.hstack(row))
+        image = np.vstack(rows)
+        start = time.process_time()
+        seen = read_cards(image)
+        seconds.append(time.process_time() - start)
+        small, shrink = cards_scaled(image)
+        for counts, found in ((detail, seen), (reduced, cards_of(read_corners(small), shrink))):
+            owner, extra = match(found, [outline for _, outline in cards], [s.card for s in found], [c for c, _ in cards])
+            counts["phantom"] += extra
+            for (card, _), i in zip(cards, owner, strict=True):
+                counts["face-up"] += 1
+                counts[outcome(found, i, lambda read: read, card)] += 1
+    return detail, reduced, seconds
 
 
 def speed(frames: int) -> tuple[float, float, float, float, np.ndarray]:
@@ -279,6 +404,9 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=120)
     parser.add_argument("--speed-frames", type=int, default=40)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--photos", type=Path, default=photos.DATA)
+    parser.add_argument("--deck-scenes", type=int, default=40, help="synthetic tables per held-out real deck design")
+    parser.add_argument("--detail-photos", type=int, default=5, help="12 MP photos of synthetic tables")
     args = parser.parse_args()
     if args.data.exists():
         real = real_accuracy(args.data)
@@ -298,6 +426,41 @@ def main() -> None:
                   + ", ".join(f"{stage} {real[f'{result}: {stage}']}" for stage in STAGES if real[f"{result}: {stage}"]))
     else:
         print(f"real photos: skipped, {args.data} is absent")
+    if (args.photos / "boxes.json").exists():
+        counts = photo_accuracy(args.photos)
+        print(f"real photos, {args.photos.name} test split (rank and suit; correct / wrong / unknown / missed, phantoms "
+              "are sightings no label claims), as labelled and with the PHOTO_ERRATA corrected:")
+        light: Counter[str] = Counter()
+        for key, n in counts.items():
+            if key.split(" ", 1)[0] in photos.COLOUR_LIGHT:
+                light[f"colour {key.split(' ', 1)[1]}"] += n
+        for group in ("colour", *photos.COLOUR_LIGHT, "gray", "dark"):
+            tally = light if group == "colour" else counts
+            name = "colour, light faces" if group == "colour" else f"  {group}" if group in photos.COLOUR_LIGHT else group
+            print(f"  {name:22s} {tally[f'{group} labelled']:4d} cards: "
+                  + ", ".join(share(tally, f"{group} {r}", f"{group} labelled") for r in ("correct", "wrong", "unknown", "missed"))
+                  + f", phantoms {tally[f'{group} phantom']}; corrected: "
+                  + ", ".join(share(tally, f"{group} corrected {r}", f"{group} labelled") for r in ("correct", "wrong")))
+        print("  by rank (colour, light faces), correct of labelled: "
+              + ", ".join(f"{r} {counts[f'rank {r} correct']}/{counts[f'rank {r} labelled']}" for r in "A23456789TJQK"))
+        print("  read wrong (label > read): " + (", ".join(f"{k[6:]} x{v}" for k, v in sorted(counts.items())
+                                                        if k.startswith("wrong ")) or "none"))
+    else:
+        print(f"real photos: skipped, {args.photos} is absent")
+    if args.deck_scenes:
+        print(f"held-out real deck designs, {args.deck_scenes} synthetic tables each (rank and suit):")
+        for deck in render.HELD_OUT_DECKS:
+            tally = deck_accuracy(deck, args.deck_scenes)
+            print(f"  {deck:24s} {tally['face-up']:4d} cards: "
+                  + ", ".join(f"{r} {share(tally, r, 'face-up')}" for r in ("correct", "wrong", "unknown", "missed"))
+                  + f", phantoms {tally['phantom']}")
+    if args.detail_photos:
+        detail, reduced, seconds = detail_accuracy(args.detail_photos)
+        print(f"12 MP photos ({args.detail_photos}, each 3 x 3 held-out tables, {detail['face-up']} cards, rank and suit): "
+              f"read in detail correct {share(detail, 'correct', 'face-up')}, wrong {share(detail, 'wrong', 'face-up')}, "
+              f"phantoms {detail['phantom']}; scaled to 1280 alone correct {share(reduced, 'correct', 'face-up')}, "
+              f"wrong {share(reduced, 'wrong', 'face-up')}, phantoms {reduced['phantom']}; CPU s a photo median {np.median(seconds):.2f}, "
+              f"most {max(seconds):.2f}")
     if args.scenes:
         syn = synthetic_accuracy(args.scenes)
         print(f"held-out synthetic tables ({args.scenes} scenes, {syn['face-up']} cards with a visible corner, "

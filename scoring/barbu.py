@@ -52,6 +52,7 @@ __all__ = [
     "Irregularity",
     "Layout",
     "Play",
+    "REDOUBLES",
     "Rules",
     "Trick",
     "check_doubles",
@@ -139,6 +140,10 @@ _NO_HEART_LEADS = (Contract.NO_HEARTS, Contract.NO_KING)
 """Contracts where hearts may not be led unless the leader holds nothing else."""
 
 
+REDOUBLES = ("any", "declarer")
+"""Who may redouble: any player who was doubled (the standard rule), or only the declarer."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The variants a table may choose; the defaults are the standard rules (``rules/README.md``).
@@ -146,12 +151,23 @@ class Rules:
     ``must_trump``: in Trumps, a player who cannot follow suit must play a trump if able (default: may
     discard). ``deal_passes_each_hand``: the deal passes left after every hand instead of after a
     player's seven. ``doubles_owed``: how often each player must double each declarer during that
-    declarer's seven hands.
+    declarer's seven hands. ``redoubles``: ``"any"`` (default) lets every player who was doubled redouble
+    the player who doubled them; ``"declarer"`` lets only the declarer redouble.
+
+    >>> Rules(redoubles="nobody")
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: 'redoubles' is "any" or "declarer", not 'nobody'
     """
 
     must_trump: bool = False
     deal_passes_each_hand: bool = False
     doubles_owed: int = 2
+    redoubles: str = "any"
+
+    def __post_init__(self) -> None:
+        if self.redoubles not in REDOUBLES:
+            raise BarbuError(f"'redoubles' is \"any\" or \"declarer\", not {self.redoubles!r}")
 
 
 STANDARD_RULES = Rules()
@@ -525,12 +541,12 @@ class Dominoes:
         playable = " ".join(sorted(card.code for card in DECK if mask >> card.index & 1))
         raise BarbuError(f"turn {turn}: {card} cannot be laid (playable: {playable})")
 
-    def hand(self, doubles: Iterable[Double] = ()) -> Hand:
+    def hand(self, doubles: Iterable[Double] = (), rules: Rules = STANDARD_RULES) -> Hand:
         """The finished hand, scored by the finishing order, with any irregularities the play showed."""
         if not self.over:
             laid = SEATS * TRICKS - sum(self.held)
             raise BarbuError(f"the layout is not finished: {laid} of 52 cards laid")
-        return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start)
+        return dominoes_hand(self.declarer, self.order, doubles, self.irregularities, self.start, rules)
 
 
 _PASS = -1
@@ -555,7 +571,7 @@ _SUITS = tuple(Suit)
 
 @dataclass(frozen=True, slots=True)
 class Double:
-    """Seat ``by`` doubled seat ``on``; ``redoubled`` if ``on`` (the declarer) redoubled them.
+    """Seat ``by`` doubled seat ``on``; ``redoubled`` if ``on`` redoubled ``by``.
 
     The difference between the two raw scores goes to the higher and is taken from the lower; a redouble
     makes it twice the difference.
@@ -573,14 +589,21 @@ class Double:
         return (scores[self.by] - scores[self.on]) * (2 if self.redoubled else 1)
 
 
-def check_doubles(declarer: int, doubles: Iterable[Double]) -> tuple[Double, ...]:
-    """The doubles of a hand, checked: a non-declarer may double any other player once; only the
-    declarer may redouble, and only a player who doubled them.
+def check_doubles(declarer: int, doubles: Iterable[Double], rules: Rules = STANDARD_RULES) -> tuple[Double, ...]:
+    """The doubles of a hand, checked: a non-declarer may double any other player, and a pair of players
+    doubles once; a player who was doubled may redouble (under ``Rules(redoubles="declarer")`` only the
+    declarer may), and the declarer may only redouble.
 
     >>> check_doubles(0, [Double(1, 2), Double(2, 1)])
     Traceback (most recent call last):
     ...
-    scoring.barbu.BarbuError: seats 2 and 1 cannot double each other: a pair doubles once, and only the declarer redoubles
+    scoring.barbu.BarbuError: seats 2 and 1 cannot double each other: a pair doubles once (seat 2 may redouble seat 1)
+    >>> check_doubles(0, [Double(1, 0, redoubled=True), Double(1, 2, redoubled=True)])[1]
+    Double(by=1, on=2, redoubled=True)
+    >>> check_doubles(0, [Double(1, 2, redoubled=True)], Rules(redoubles="declarer"))
+    Traceback (most recent call last):
+    ...
+    scoring.barbu.BarbuError: seat 2 cannot redouble seat 1: only the declarer (seat 0) redoubles
     """
     checked: dict[tuple[int, int], Double] = {}  # by the pair's seats in order
     for double in doubles:
@@ -591,14 +614,14 @@ def check_doubles(declarer: int, doubles: Iterable[Double]) -> tuple[Double, ...
             raise BarbuError(f"seat {by} cannot double themself")
         if by == declarer:
             raise BarbuError(f"seat {by} cannot double seat {on}: the declarer may only redouble")
-        if double.redoubled and on != declarer:
-            raise BarbuError(f"seat {on} cannot redouble seat {by}: only the declarer redoubles")
+        if double.redoubled and on != declarer and rules.redoubles == "declarer":
+            raise BarbuError(f"seat {on} cannot redouble seat {by}: only the declarer (seat {declarer}) redoubles")
         pair = (by, on) if by < on else (on, by)
         if pair in checked:
             if checked[pair].by == by:
                 raise BarbuError(f"seat {by} doubles seat {on} twice")
-            raise BarbuError(f"seats {by} and {on} cannot double each other: a pair doubles once, "
-                             "and only the declarer redoubles")
+            instead = f" (seat {by} may redouble seat {on})" if rules.redoubles == "any" else ""
+            raise BarbuError(f"seats {by} and {on} cannot double each other: a pair doubles once{instead}")
         checked[pair] = double
     return tuple(checked.values())
 
@@ -662,7 +685,7 @@ def trick_hand(contract: Contract, declarer: int, tricks: Sequence[Trick], doubl
     scoring.barbu.BarbuError: trick 2 is led by seat 0, but the winner of trick 1 is seat 3
     """
     _check_trick_contract(contract, declarer, trump)
-    checked = check_doubles(declarer, doubles)
+    checked = check_doubles(declarer, doubles, rules)
     return _trick_hand(contract, declarer, checked, trump, play_tricks(contract, declarer, tricks, trump, rules))
 
 
@@ -680,14 +703,15 @@ def _trick_hand(contract: Contract, declarer: int, doubles: tuple[Double, ...], 
 
 
 def dominoes_hand(declarer: int, order: Sequence[int], doubles: Iterable[Double] = (),
-                  irregularities: Sequence[Irregularity] = (), start: Rank | None = None) -> Hand:
+                  irregularities: Sequence[Irregularity] = (), start: Rank | None = None,
+                  rules: Rules = STANDARD_RULES) -> Hand:
     """A hand of Dominoes, settled from the finishing order.
 
     >>> dominoes_hand(0, [1, 2, 3, 0], [Double(1, 0)]).net
     (-55, 95, 20, 5)
     """
     _check_seat(declarer, "declarer")
-    return Hand(Contract.DOMINOES, declarer, dominoes_scores(order), check_doubles(declarer, doubles),
+    return Hand(Contract.DOMINOES, declarer, dominoes_scores(order), check_doubles(declarer, doubles, rules),
                 tuple(irregularities), order=tuple(order), start=start)
 
 
@@ -695,8 +719,10 @@ def dominoes_hand(declarer: int, order: Sequence[int], doubles: Iterable[Double]
 
 _TRICK_FIELDS = {"tricks", "trump", "must_trump"}
 _DOMINOES_FIELDS = {"order", "start", "plays"}
-_OPTIONAL = _TRICK_FIELDS | _DOMINOES_FIELDS | {"doubles", "redoubles"}
-_MUST_TRUMP = Rules(must_trump=True)
+_OPTIONAL = _TRICK_FIELDS | _DOMINOES_FIELDS | {"doubles", "redoubles", "redoubles_by"}
+_REQUEST_RULES = {(must_trump, redoubles): Rules(must_trump=must_trump, redoubles=redoubles)
+                  for must_trump in (False, True) for redoubles in REDOUBLES}
+"""The rules a request may choose, by its ``must_trump`` and ``redoubles_by``."""
 _INDEX = {card.code: card.index for card in DECK}
 """Canonical card codes, the fast way in; other spellings go through ``Card.parse``."""
 
@@ -722,9 +748,13 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
         name = min(wrong)
         owner = "D (Dominoes)" if name in _DOMINOES_FIELDS else "T (Trumps)" if name != "tricks" else "trick contracts"
         raise BarbuError(f"{name!r} is only for {owner}")
-    doubles = _doubles(request, declarer)
+    redoubles_by = request.get("redoubles_by", "any")
+    rules = _REQUEST_RULES.get((False, redoubles_by)) if isinstance(redoubles_by, str) else None
+    if rules is None:
+        raise BarbuError(f"'redoubles_by' is \"any\" or \"declarer\", not {redoubles_by!r}")
+    doubles = _doubles(request, declarer, rules)
     if contract is Contract.DOMINOES:
-        return _result(_dominoes_request(request, declarer, doubles))
+        return _result(_dominoes_request(request, declarer, doubles, rules))
     if "tricks" not in request:
         raise BarbuError(f"missing field 'tricks' ({contract.title} is played in 13 tricks)")
     trump = None
@@ -737,7 +767,7 @@ def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
         raise BarbuError(f"'must_trump' is true or false, not {must_trump!r}")
     leaders, cards = _tricks(request["tricks"])
     _check_trick_contract(contract, declarer, trump)
-    play = _play(contract, declarer, leaders, cards, trump, _MUST_TRUMP if must_trump else STANDARD_RULES)
+    play = _play(contract, declarer, leaders, cards, trump, _REQUEST_RULES[must_trump, redoubles_by])
     return _result(_trick_hand(contract, declarer, doubles, trump, play))
 
 
@@ -823,28 +853,26 @@ def _is_seat(value: object) -> bool:
     return type(value) is int and 0 <= value < SEATS
 
 
-def _doubles(request: Mapping[str, Any], declarer: int) -> tuple[Double, ...]:
+def _doubles(request: Mapping[str, Any], declarer: int, rules: Rules) -> tuple[Double, ...]:
     """The request's doubles and redoubles as ``Double``s, checked."""
     doubles = _seat_pairs(request, "doubles")
     redoubled = set()
     for by, on in _seat_pairs(request, "redoubles"):
-        if by != declarer:
-            raise BarbuError(f"seat {by} cannot redouble: only the declarer (seat {declarer}) redoubles")
         if (on, by) not in doubles:
             raise BarbuError(f"seat {by} cannot redouble seat {on}, who did not double them")
         if (on, by) in redoubled:
             raise BarbuError(f"seat {by} redoubles seat {on} twice")
         redoubled.add((on, by))
-    return check_doubles(declarer, [Double(by, on, (by, on) in redoubled) for by, on in doubles])
+    return check_doubles(declarer, [Double(by, on, (by, on) in redoubled) for by, on in doubles], rules)
 
 
-def _dominoes_request(request: Mapping[str, Any], declarer: int, doubles: tuple[Double, ...]) -> Hand:
+def _dominoes_request(request: Mapping[str, Any], declarer: int, doubles: tuple[Double, ...], rules: Rules) -> Hand:
     if "plays" not in request:
         if "start" in request:
             raise BarbuError("'start' goes with 'plays' (the cards laid); without them give only 'order'")
         if "order" not in request:
             raise BarbuError("missing field 'order' (Dominoes is scored by the finishing order)")
-        return dominoes_hand(declarer, _order(request["order"]), doubles)
+        return dominoes_hand(declarer, _order(request["order"]), doubles, rules=rules)
     if "start" not in request:
         raise BarbuError("missing field 'start' (the rank the declarer named to start the layout)")
     start = request["start"]
@@ -854,7 +882,7 @@ def _dominoes_request(request: Mapping[str, Any], declarer: int, doubles: tuple[
         rank = None
     if rank is None:
         raise BarbuError(f"'start' must be a rank (A, 2-9, T or 10, J, Q, K), not {start!r}")
-    hand = _lay_out(declarer, rank, request["plays"]).hand(doubles)
+    hand = _lay_out(declarer, rank, request["plays"]).hand(doubles, rules)
     if "order" in request and list(hand.order) != _order(request["order"]):
         raise BarbuError(f"'order' {request['order']} does not match the plays, where seats went out in the "
                          f"order {list(hand.order)}")
@@ -905,8 +933,9 @@ def _result(hand: Hand) -> dict[str, Any]:
 
 def request_from_args(cards: list[str], options: Mapping[str, Option]) -> dict[str, Any]:
     """The request for the readable form: the cards in play order and ``--contract``, ``--declarer``,
-    ``--trump``, ``--doubles FROM:TO...``, ``--redoubles FROM:TO...``, ``--must-trump``; for Dominoes the
-    plays (cards and ``pass``) with ``--start RANK``, or only ``--order SEAT...``.
+    ``--trump``, ``--doubles FROM:TO...``, ``--redoubles FROM:TO...``, ``--redoubles-by declarer``,
+    ``--must-trump``; for Dominoes the plays (cards and ``pass``) with ``--start RANK``, or only
+    ``--order SEAT...``.
 
     Trick leaders follow from the play: the declarer leads, each trick's winner leads the next.
 

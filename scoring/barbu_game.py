@@ -136,7 +136,7 @@ class Game:
         if len(hand.scores) != SEATS or sum(hand.scores) != hand.contract.total:
             raise BarbuError(f"hand {number}'s raw scores {list(hand.scores)} do not sum to {hand.contract.title}'s "
                              f"{hand.contract.total}")
-        check_doubles(declarer, hand.doubles)
+        check_doubles(declarer, hand.doubles, self.rules)
         left = self.contracts_left(declarer)
         if hand.contract not in left:
             codes = ", ".join(contract.value for contract in left)

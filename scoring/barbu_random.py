@@ -30,7 +30,7 @@ def deal(rng: random.Random) -> list[list[Card]]:
 def random_request(rng: random.Random, contract: Contract, declarer: int, rules: Rules = STANDARD_RULES,
                    doubles: bool = True) -> dict[str, Any]:
     """A request for one hand of ``contract`` dealt and played at random within the rules, with random
-    legal doubles and redoubles if ``doubles``."""
+    legal doubles and redoubles, and the rules' ``redoubles_by``, if ``doubles``."""
     hands = deal(rng)
     request: dict[str, Any] = {"contract": contract.value, "declarer": declarer}
     if contract is Contract.DOMINOES:
@@ -43,7 +43,7 @@ def random_request(rng: random.Random, contract: Contract, declarer: int, rules:
             request["must_trump"] = rules.must_trump
         request["tricks"] = _play(rng, hands, declarer, contract, trump, rules)
     if doubles:
-        request |= _random_doubles(rng, declarer)
+        request |= _random_doubles(rng, declarer, rules)
     return request
 
 
@@ -96,14 +96,15 @@ def _lay_out(rng: random.Random, hands: list[list[Card]], declarer: int, start: 
     return plays
 
 
-def _random_doubles(rng: random.Random, declarer: int) -> dict[str, list[list[int]]]:
-    """Legal doubles: each non-declarer doubles some others (a pair at most once); the declarer
-    redoubles some who doubled them."""
+def _random_doubles(rng: random.Random, declarer: int, rules: Rules) -> dict[str, Any]:
+    """Legal doubles: each non-declarer doubles some others (a pair at most once); some who were doubled
+    redouble (under ``rules.redoubles``, only the declarer)."""
     doubles: list[list[int]] = []
     for by in range(SEATS):
         for on in range(SEATS):
             if by not in (on, declarer) and [on, by] not in doubles and rng.random() < 0.4:
                 doubles.append([by, on])
-    redoubles = [[declarer, by] for by, on in doubles if on == declarer and rng.random() < 0.5]
-    return {"doubles": doubles, "redoubles": redoubles}
+    may_redouble = range(SEATS) if rules.redoubles == "any" else (declarer,)
+    redoubles = [[on, by] for by, on in doubles if on in may_redouble and rng.random() < 0.5]
+    return {"doubles": doubles, "redoubles": redoubles, "redoubles_by": rules.redoubles}
 

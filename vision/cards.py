@@ -93,6 +93,16 @@ read index's pip paired with some other mark (a big pip, a hidden rank): one pip
 2 of the benchmark's 3 synthetic phantoms, and 2 phantom unknowns on 1,000 validation scenes, no other card."""
 SAME_CORNER = 0.7
 """Two reads whose rank marks lie closer than this many times the larger scale are reads of one corner."""
+DETAIL_INDEX = 24.0
+"""Index size (pixels from rank mark to suit mark) a frame larger than ``MAX_SIDE`` is read at, from its full
+detail, where scaling it down made its indices smaller (``detail_zoom``)."""
+TILE, TILE_OVERLAP = 1280, 256
+"""A frame read in detail is read in square tiles of this many pixels that overlap by this many (at least twice
+the reach of an index corner's patch at ``DETAIL_INDEX``: about 2.5 of its sizes either way)."""
+COLOUR_SEEN = 10
+"""Levels (of 255) by which a frame's channels must differ, at over 1% of its pixels, for its colours to count as
+seen (``in_colour``): the black-and-white photos of the real set differ by 0 to 6 at their 99th percentile, the
+colour ones by 14 and more."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
@@ -134,12 +144,85 @@ class Corner:
 
 
 def read_cards(frame: np.ndarray) -> list[CardSighting]:
-    """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown."""
+    """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown (every card of a
+    frame without colour: ``in_colour``)."""
     prepared = scaled(frame)
     if prepared is None:
         return []
     image, shrink = prepared
-    return cards_of(read_corners(image), shrink)
+    found, colour = read_corners(image), in_colour(image)
+    zoom = detail_zoom(found, shrink)
+    if zoom > shrink:  # a frame larger than MAX_SIDE whose indices are small once scaled down: read them in detail
+        full = _as_bgr(frame)
+        assert full is not None  # scaled() took it
+        found = read_tiled(full if zoom == 1.0 else cv2.resize(full, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA))
+        shrink = zoom
+    return cards_of(found, shrink, colour)
+
+
+def detail_zoom(found: list[Corner], shrink: float) -> float:
+    """The scale a frame read at ``shrink`` (``scaled``) is read again at, in tiles (``read_tiled``), so that
+    its small indices measure ``DETAIL_INDEX`` (at most its own size: 1.0), going by the smallest tenth of the
+    corners found, read or not (the smallest are the least often read; none found, its own size); ``shrink``
+    itself where that is not a quarter larger.
+
+    >>> up = np.array([0.0, 1.0])
+    >>> detail_zoom([Corner(None, 0.9, np.zeros(2), up, s) for s in (12.0, 12.0, 40.0)], 0.25)
+    0.5
+    >>> detail_zoom([Corner(Card.parse("TH"), 0.9, np.zeros(2), up, 40.0)], 0.25), detail_zoom([], 0.5), detail_zoom([], 1.0)
+    (0.25, 1.0, 1.0)
+    """
+    if shrink >= 1.0:
+        return shrink
+    scales = [c.scale for c in found]
+    zoom = min(1.0, shrink * DETAIL_INDEX / float(np.percentile(scales, 10))) if scales else 1.0
+    return zoom if zoom > 1.25 * shrink else shrink
+
+
+def read_tiled(image: np.ndarray) -> list[Corner]:
+    """``read_corners`` of an image of any size, in tiles of ``TILE`` pixels overlapping by ``TILE_OVERLAP``:
+    each corner is taken from the tile whose middle part (up to halfway across each overlap) holds its rank
+    mark, so a corner is read whole and once.
+
+    >>> read_tiled(np.full((1500, 3000, 3), 120, np.uint8))
+    []
+    """
+    h, w = image.shape[:2]
+    found: list[Corner] = []
+    for y, y0, y1 in _tiles(h):
+        for x, x0, x1 in _tiles(w):
+            for corner in read_corners(image[y:y + TILE, x:x + TILE]):
+                corner = corner.moved((x, y))
+                if x0 <= corner.rank[0] < x1 and y0 <= corner.rank[1] < y1:
+                    found.append(corner)
+    return found
+
+
+def _tiles(length: int) -> list[tuple[int, float, float]]:
+    """Where tiles of ``TILE`` start along a side of ``length`` pixels, each with the part of the side it reads
+    for (from, to): evenly spread, overlapping by ``TILE_OVERLAP`` or more, each reading up to the middle of
+    its overlaps.
+
+    >>> _tiles(1000), _tiles(2500)
+    ([(0, 0, 1000)], [(0, 0, 945.0), (610, 945.0, 1555.0), (1220, 1555.0, 2500)])
+    """
+    count = max(1, -(-(length - TILE_OVERLAP) // (TILE - TILE_OVERLAP)))
+    starts = np.linspace(0, max(0, length - TILE), count).round().astype(int).tolist()
+    bounds = [0, *((a + TILE + b) / 2 for a, b in zip(starts, starts[1:], strict=False)), length]
+    return [(x, bounds[k], bounds[k + 1]) for k, x in enumerate(starts)]
+
+
+def in_colour(image: np.ndarray) -> bool:
+    """Whether a BGR frame shows colour: its channels differ by ``COLOUR_SEEN`` or more at over 1% of its
+    pixels (one in 8 each way is looked at). A black-and-white frame shows no suit's colour.
+
+    >>> grey, tinted = np.full((64, 64, 3), 90, np.uint8), np.full((64, 64, 3), (90, 90, 140), np.uint8)
+    >>> in_colour(grey), in_colour(tinted)
+    (False, True)
+    """
+    sample = image[::8, ::8]
+    spread = cv2.subtract(sample.max(axis=2), sample.min(axis=2))
+    return bool(np.count_nonzero(spread >= COLOUR_SEEN) > 0.01 * spread.size)
 
 
 def scaled(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -173,28 +256,34 @@ def read_scale(shape: tuple[int, ...]) -> float:
 def index_note(seen: list[CardSighting], shape: tuple[int, ...]) -> str | None:
     """A word for whoever places the camera when the indices of the cards read in a frame of ``shape`` are,
     at their median and as read, smaller than ``CLEAR_INDEX``; None when they are not, or no card was read.
+    A frame larger than ``MAX_SIDE`` is read scaled down, and again in detail up to its own size where that
+    made its indices smaller than ``DETAIL_INDEX`` (``read_cards``).
 
     >>> seen = [CardSighting(Card.parse("TH"), (0.0, 0.0), (), 0.99, index_size=26.0)]
-    >>> print(index_note(seen, (1440, 2560, 3)))
-    index corners 13 px from rank to suit as read (under 18 read less surely): lower the camera or frame less of the table
-    >>> index_note(seen, (720, 1280, 3)) is None
-    True
+    >>> index_note(seen, (1440, 2560, 3)) is None, index_note(seen, (720, 1280, 3)) is None
+    (True, True)
+    >>> print(index_note([replace(seen[0], index_size=14.0)], (1440, 2560, 3)))
+    index corners 14 px from rank to suit as read (under 18 read less surely): lower the camera or frame less of the table
     """
     sizes = [s.index_size for s in seen if s.card is not None and s.index_size is not None]
     if not sizes:
         return None
-    size = float(np.median(sizes)) * read_scale(shape)
+    native = float(np.median(sizes))
+    size = min(native, max(native * read_scale(shape), DETAIL_INDEX))
     if size >= CLEAR_INDEX:
         return None
     return (f"index corners {size:.0f} px from rank to suit as read (under {CLEAR_INDEX:.0f} read less surely): "
             "lower the camera or frame less of the table")
 
 
-def cards_of(found: list[Corner], shrink: float = 1.0) -> list[CardSighting]:
+def cards_of(found: list[Corner], shrink: float = 1.0, colour: bool = True) -> list[CardSighting]:
     """The cards of the index corners read in a frame scaled by ``shrink`` (``scaled``), in the frame's
-    own coordinates. The corners are taken top to bottom, left to right, so the cards do not hang on the
+    own coordinates; each unknown where the frame has no ``colour`` (a suit's colour not seen is not
+    guessed). The corners are taken top to bottom, left to right, so the cards do not hang on the
     order they were read in (a frame read in parts gives the cards of the frame read whole)."""
     cards = _assemble(sorted(found, key=lambda c: (float(c.rank[1]), float(c.rank[0]))), glyphs.load().geometry)
+    if not colour:
+        cards = [replace(c, card=None) for c in cards]
     return cards if shrink == 1.0 else [_rescale(c, 1 / shrink) for c in cards]
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import Corner, cards_of, read_corners, same_corner, scaled
+from vision.cards import Corner, cards_of, in_colour, read_corners, same_corner, scaled
 from vision.observations import CardSighting
 
 CELL = 8
@@ -93,12 +93,12 @@ class LiveReader:
                     found.append(corner)
         self.read_share = share
         self._coarse[changed] = coarse[changed]  # elsewhere, changes under CHANGE add up until they count
-        self._found, self._cards = found, cards_of(found, shrink)
+        self._found, self._cards = found, cards_of(found, shrink, in_colour(image))
         return self._cards
 
     def _read_whole(self, image: np.ndarray, coarse: np.ndarray, shrink: float) -> None:
         self._found = read_corners(image)
-        self._cards = cards_of(self._found, shrink)
+        self._cards = cards_of(self._found, shrink, in_colour(image))
         self._coarse, self._shrink, self.read_share = coarse, shrink, 1.0
 
 

@@ -275,6 +275,79 @@ def card_face(card: Card, design: Design, rng: np.random.Generator,
     return face, marks
 
 
+CARD_FACES = Path(__file__).resolve().parents[2] / "shared" / "data" / "card-faces"
+"""Face sets of real, openly licensed deck designs (``../shared/data/card-faces``, one PNG a card)."""
+TRAINING_DECKS = ("byron-knoll", "saulspatz-jumbo", "nicu-white")
+"""The public-domain decks the reader is fitted on (the four-colour one, whose suit sits beside the rank, is not)."""
+HELD_OUT_DECKS = ("aguilar", "bellot", "aisleriot-neoclassical", "aisleriot-minimum", "aisleriot-plastic",
+                  "aisleriot-ornamental", "aisleriot-pixelangelo", "aisleriot-tango-nuevo")
+"""The (L)GPL decks the reader never sees: the benchmark's designs of a club's own deck."""
+TOP_LEFT_ONLY = SUIT_BESIDE = ("aisleriot-tango-nuevo",)
+"""Decks whose faces carry one index, top left (no turned index bottom right), and those whose suit is printed
+right of the rank (across the top of the card), not below it."""
+
+
+@cache
+def deck_face(deck: str, card: Card, faces: Path = CARD_FACES) -> tuple[np.ndarray, tuple[IndexMark, ...]]:
+    """The face of ``card`` in a real deck design (``CARD_FACES``), BGR on white, ``FACE_W`` x ``FACE_H``, and
+    its index corners (see ``deck_index``)."""
+    png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
+    if png is None:
+        raise FileNotFoundError(f"no face {card.code} in {faces / deck}")
+    png = cv2.resize(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGRA), (FACE_W, FACE_H),
+                     interpolation=cv2.INTER_AREA)
+    alpha = png[..., 3:4].astype(np.float32) / 255 if png.shape[2] == 4 else 1.0
+    face = (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    rank, suit, height = deck_index(deck, faces)
+    flipped = IndexMark((FACE_W - rank[0], FACE_H - rank[1]), (FACE_W - suit[0], FACE_H - suit[1]), height)
+    return face, (IndexMark(rank, suit, height),) + ((flipped,) if deck not in TOP_LEFT_ONLY else ())
+
+
+@cache
+def deck_index(deck: str, faces: Path = CARD_FACES) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """Where a deck prints its top-left index, in ``FACE_W`` x ``FACE_H`` face pixels: the rank's centre, the
+    suit's centre and the rank's height, the median over its aces to nines of the top mark in the corner and
+    the next one below it (one design prints every index alike; a ten is wider, a court's pip may touch it)."""
+    found = []
+    for card in DECK:
+        if card.rank is Rank.TEN or card.rank.value > 10:
+            continue
+        png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
+        if png.ndim == 2 or png.shape[2] < 4:
+            png = cv2.cvtColor(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2BGRA)
+        png = cv2.resize(png, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+        if (marks := _corner_marks(png, deck in SUIT_BESIDE)) is not None:
+            found.append(marks)
+    if not found:
+        raise ValueError(f"no index found on the faces of {deck}")
+    rx, ry, sx, sy, h = np.median(np.array(found), axis=0)
+    return (float(rx), float(ry)), (float(sx), float(sy)), float(h)
+
+
+def _corner_marks(png: np.ndarray, side: bool = False) -> tuple[float, float, float, float, float] | None:
+    """The top mark of a BGRA face's top-left corner and the next mark below it that it overlaps across (with
+    ``side``, the next one right of it), as rank x, y, suit x, y and rank height, or None: ink is darker than
+    the paper or strongly coloured."""
+    alpha = png[..., 3:4].astype(np.float32) / 255
+    face = (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    lo, hi = face.min(axis=2).astype(np.int16), face.max(axis=2).astype(np.int16)
+    paper = float(np.median(lo[FACE_H // 3: 2 * FACE_H // 3, FACE_W // 10: FACE_W // 5]))
+    ink = ((lo < paper - 70) | (hi - lo > 90)).astype(np.uint8)
+    edge = int(0.03 * FACE_W)
+    corner = np.ascontiguousarray(ink[edge: int(0.42 * FACE_H), edge: FACE_W - edge if side else int(0.32 * FACE_W)])
+    n, _, stats, _ = cv2.connectedComponentsWithStats(corner)
+    marks = sorted((s for s in stats[1:n] if s[4] > 0.0004 * FACE_W * FACE_H), key=lambda s: s[1])
+    if len(marks) < 2:
+        return None
+    r = marks[0]
+    below = [s for s in marks[1:] if r[1] + 0.8 * r[3] < s[1] < r[1] + 2.5 * r[3] and s[0] < r[0] + r[2] and s[0] + s[2] > r[0]]
+    beside = [s for s in marks[1:] if s[0] > r[0] + 0.8 * r[2] and s[1] < r[1] + r[3] and s[1] + s[3] > r[1]]
+    if not (beside if side else below):
+        return None
+    s = min(beside, key=lambda m: m[0]) if side else min(below, key=lambda m: m[1])
+    return (edge + r[0] + r[2] / 2, edge + r[1] + r[3] / 2, edge + s[0] + s[2] / 2, edge + s[1] + s[3] / 2, float(r[3]))
+
+
 def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.ndarray,
                  color: tuple[int, int, int], rng: np.random.Generator, clear: float,
                  hard: np.random.Generator | None = None) -> None:
@@ -651,22 +724,31 @@ def _degrade(rng: np.random.Generator, img: np.ndarray, hard: np.random.Generato
 
 
 def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), fonts: list[str] | None = None,
-                max_cards: int = 14, hard: np.random.Generator | None = None) -> Scene:
+                max_cards: int = 14, hard: np.random.Generator | None = None, decks: tuple[str, ...] = (),
+                real_share: float = 0.5) -> Scene:
     """A frame of a card table: face-up cards (single, fanned, overlapped), backs and clutter.
 
     ``hard`` (a second generator) adds what real photos show and the plain scenes never do: court
     pictures framed right beside the index, ornate aces of spades, more small cards, heavier blur, and
-    more of the cards of ``HARD_RANKS``. The
-    plain scenes (``hard`` None) stay exactly as they were, so the benchmark's held-out tables do too."""
+    more of the cards of ``HARD_RANKS``. With ``decks`` (real designs, ``deck_face``), each of the scene's one
+    or two designs is one of them at ``real_share``, else drawn. The plain scenes (``hard`` None, no ``decks``)
+    stay exactly as they were, so the benchmark's held-out tables do too.
+
+    >>> scene = table_scene(np.random.default_rng(3), size=(360, 640), decks=("nicu-white",), real_share=1.0)
+    >>> [len(card.marks) for card in scene.cards] == [2] * len(scene.cards)
+    True
+    """
     h, w = size
     fonts = fonts or available(RANK_FONTS)
     canvas = table(rng, (h, w))
     height = float(rng.uniform(0.14, 0.5) * min(h, w * 0.75))
     if hard is not None and hard.random() < 0.2:
         height = float(hard.uniform(0.12, 0.22) * min(h, w * 0.75))
-    designs = [Design.random(rng, fonts) for _ in range(int(rng.integers(1, 3)))]
+    designs: list[Design | str] = [Design.random(rng, fonts) for _ in range(int(rng.integers(1, 3)))]
+    if decks:
+        designs = [str(rng.choice(decks)) if rng.random() < real_share else d for d in designs]
     count = int(rng.integers(1, max_cards + 1))
-    placed: list[tuple[PlacedCard, np.ndarray, list[IndexMark]]] = []
+    placed: list[tuple[PlacedCard, np.ndarray, tuple[IndexMark, ...] | list[IndexMark]]] = []
     cards = rng.permutation(len(DECK))[:count]
     if hard is not None:
         weight = np.array([3.0 if c.rank in HARD_RANKS else 1.0 for c in DECK])
@@ -678,7 +760,9 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
         if rng.random() < 0.1:
             paste(canvas, cover, card_back(rng), quad, int(rng.integers(150, 230)))
         else:
-            face, marks = card_face(card, designs[int(rng.integers(len(designs)))], rng, hard)
+            design = designs[int(rng.integers(len(designs)))]
+            face, marks = (card_face(card, design, rng, hard) if isinstance(design, Design)
+                           else deck_face(design, card))
             m = paste(canvas, cover, face, quad, int(rng.integers(150, 230)))
             placed.append((PlacedCard(card, quad), m, marks))
     cluttered = np.zeros((h, w), np.uint8)

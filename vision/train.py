@@ -100,7 +100,8 @@ from typing import Any
 
 import numpy as np
 
-from vision import corners, glyphs, render
+from scoring.cards import Card
+from vision import corners, glyphs, photos, render
 
 SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288))
 NEGATIVE_SHARE = 0.35
@@ -113,17 +114,20 @@ EPOCH_NEGATIVES = 0.3  # share of the "not an index" samples the reader sees in 
 EXPERT_CHANNELS, EXPERT_HIDDEN = (16, 32, 64), 128  # the expert's: twice the reader's widths (3.6 times its work a row)
 EXPERT_ASKED, EXPERT_DOUBT = 1_200_000, 0.2  # "not an index" rows the reader is asked about, and how surely it must
 # take one as an index for the expert to learn it: the expert only ever reads corners the reader takes as an index
+DECK_SHARE = 0.75  # of the designs in a --deck-scenes scene that are real decks (render.TRAINING_DECKS)
 VALIDATION_SEED = 800_000_000  # validation scenes (held-out fonts); the benchmark's start at 900_000_000
 
 
 def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-                  hard: bool = False) -> dict[str, np.ndarray]:
+                  hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """Features (uint8, 0..255), rank and suit labels and card geometry from one synthetic scene (with
-    ``hard``, one with the hard cases too: ``render.table_scene``)."""
+    ``hard``, one with the hard cases too; with ``decks``, one whose designs are mostly those real decks:
+    ``render.table_scene``)."""
     rng = np.random.default_rng(seed)
     size = SIZES[seed % len(SIZES)]
     scene = render.table_scene(rng, size=size, fonts=render.available(fonts),
-                               hard=np.random.default_rng([seed, 1]) if hard else None)
+                               hard=np.random.default_rng([seed, 1]) if hard else None, decks=decks,
+                               real_share=DECK_SHARE)
     planes = corners.Planes(scene.image)
     found = corners.candidates(planes)
     rank_label, suit_label, geometry = label(scene, found)
@@ -166,6 +170,73 @@ def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, n
                                  card_height / found.scale[k]))
     suit[rank == -1] = -1
     return rank, suit, np.array(geometry, np.float32).reshape(-1, 3)
+
+
+PHOTO_JITTERED = 8  # extra copies of each real index corner (the photos are few beside the scenes)
+PHOTO_DOUBT = 0.05  # how surely the committed reader must take a lone labelled corner's best pair as an index
+
+
+def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet, seed: int) -> dict[str, np.ndarray]:
+    """Features and labels from one real photo, as ``scene_samples`` gives them from a scene.
+
+    A labelled corner's box holds its rank and suit marks but not which is which (a pair read the wrong way
+    round lies in the box too). Where both corners of a card are labelled, the rank-to-suit direction of
+    each points across the card toward the other; a lone corner's is that of its pair the ``reader`` takes
+    most surely as an index (at least ``PHOTO_DOUBT``). The candidates whose rank and suit marks lie where
+    that pair's do (as ``label`` matches them in a scene) are the card; the rest near a box are left out,
+    and those far from every box are "not an index"."""
+    rng = np.random.default_rng(seed)
+    planes = corners.Planes(image)
+    found = corners.candidates(planes)
+    h, w = image.shape[:2]
+    rank = np.full(len(found), glyphs.NOT_INDEX_RANK)
+    suit = np.full(len(found), glyphs.NOT_INDEX_SUIT)
+    share = glyphs.index_share(*reader.predict(corners.features(planes, found))) if len(found) else np.zeros(0)
+    suit_at = found.suit
+    for code in photo.codes:
+        boxes = np.array(photo.corners(code, w, h), np.float32).reshape(-1, 4)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        for k, (x0, y0, x1, y1) in enumerate(boxes):
+            mx, my = 0.25 * (x1 - x0), 0.25 * (y1 - y0)
+            near = ((found.rank[:, 0] > x0 - 3 * mx) & (found.rank[:, 0] < x1 + 3 * mx)
+                    & (found.rank[:, 1] > y0 - 3 * my) & (found.rank[:, 1] < y1 + 3 * my))
+            rank[near & (rank == glyphs.NOT_INDEX_RANK)] = -1
+            inside = np.all((found.rank > (x0 - mx, y0 - my)) & (found.rank < (x1 + mx, y1 + my))
+                            & (suit_at > (x0 - mx, y0 - my)) & (suit_at < (x1 + mx, y1 + my)), axis=1)
+            if len(centres) > 1:
+                across = centres[1 - k if len(centres) == 2 else np.argmax(np.linalg.norm(centres - centres[k], axis=1))] - centres[k]
+                inside &= found.down @ across > 0.5 * np.linalg.norm(across)
+            else:
+                inside &= share >= PHOTO_DOUBT
+            if not inside.any():
+                continue
+            best = np.flatnonzero(inside)[np.argmax(share[inside])]
+            d = float(found.scale[best])
+            hit = ((np.linalg.norm(found.rank - found.rank[best], axis=1) < 0.45 * d)
+                   & (np.linalg.norm(suit_at - suit_at[best], axis=1) < 0.35 * d))
+            rank[hit] = glyphs.RANKS.index(Card.parse(code).rank)
+            suit[hit] = glyphs.SUITS.index(Card.parse(code).suit)
+    suit[rank == -1] = -1
+    positive = (rank >= 0) & (rank < glyphs.NOT_INDEX_RANK)
+    negative = (rank == glyphs.NOT_INDEX_RANK) & (rng.random(len(found)) < NEGATIVE_SHARE)
+    copies = [np.nonzero(positive)[0]] * PHOTO_JITTERED
+    keep = np.concatenate([np.nonzero(positive | negative)[0], *copies])
+    n = len(keep)
+    jitter = np.arange(n) >= n - sum(len(c) for c in copies)
+    x = corners.features(planes, found[keep].varied(np.where(jitter, rng.normal(0, 0.08, n), 0.0),
+                                                    np.where(jitter, rng.uniform(0.9, 1.1, n), 1.0),
+                                                    np.where(jitter[:, None], rng.normal(0, 0.06, (n, 2)), 0.0)))
+    return {"x": (x * 255).round().astype(np.uint8), "rank": rank[keep], "suit": suit[keep],
+            "geometry": np.zeros((0, 3), np.float32)}
+
+
+def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, np.ndarray]:
+    """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``."""
+    import cv2
+
+    parts = [photo_samples(p, cv2.imread(str(data / "images" / p.name)), reader, k)
+             for k, p in enumerate(photos.photos(data, split)) if p.group in photos.COLOUR_LIGHT]
+    return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit", "geometry")}
 
 
 def _sliced(view: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
@@ -357,7 +428,7 @@ def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden
 
 
 def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-            cache: Path | None = None, hard: bool = False) -> dict[str, np.ndarray]:
+            cache: Path | None = None, hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """``scene_samples`` of every seed, joined (read from ``cache`` if it holds them, else saved there)."""
     if cache is not None and cache.exists():
         with np.load(cache) as data:
@@ -365,7 +436,8 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
     started = time.time()
     parts = []
     with ProcessPoolExecutor(jobs) as pool:
-        for part in pool.map(scene_samples, seeds, [fonts] * len(seeds), [hard] * len(seeds), chunksize=8):
+        for part in pool.map(scene_samples, seeds, [fonts] * len(seeds), [hard] * len(seeds), [decks] * len(seeds),
+                             chunksize=8):
             parts.append(part)
             if len(parts) % 500 == 0:
                 print(f"{len(parts)} scenes, {time.time() - started:.0f} s", flush=True)
@@ -542,6 +614,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--screen-from", type=Path, help="keep the screen of this earlier model (do not fit one)")
     parser.add_argument("--hard-scenes", type=int, default=0,
                         help="this many more scenes with the hard cases too (seeds of --seed + 1)")
+    parser.add_argument("--deck-scenes", type=int, default=0,
+                        help="this many more scenes drawn mostly with the real public-domain deck designs "
+                             "(render.TRAINING_DECKS; seeds of --seed + 2)")
+    parser.add_argument("--photos", type=Path, help="add the train split of these real labelled photos "
+                                                    "(vision.photos: ../shared/data/real-cards-cardcounter)")
     parser.add_argument("--screen-only", action="store_true",
                         help="refit only the screen and looks of the model at --out, against its reader (left as it is)")
     parser.add_argument("--expert", action="store_true",
@@ -562,6 +639,15 @@ def main(argv: list[str] | None = None) -> None:
         hard = samples(range(first, first + args.hard_scenes), args.jobs, hard=True,
                        cache=args.cache and args.cache / f"samples-{args.seed + 1}-{args.hard_scenes}-hard.npz")
         data = {k: np.concatenate([data[k], hard[k]]) for k in data}
+    if args.deck_scenes:
+        first = (args.seed + 2) * 1_000_000
+        real = samples(range(first, first + args.deck_scenes), args.jobs, decks=render.TRAINING_DECKS,
+                       cache=args.cache and args.cache / f"samples-{args.seed + 2}-{args.deck_scenes}-decks.npz")
+        data = {k: np.concatenate([data[k], real[k]]) for k in data}
+    if args.photos is not None:  # the real photos' train split, read by the committed reader's file to label them
+        real = photo_set(args.photos, glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx")))
+        print(f"{int(np.sum(real['rank'] < glyphs.NOT_INDEX_RANK))} index corners from the real photos", flush=True)
+        data = {k: np.concatenate([data[k], real[k]]) for k in data}
     check = samples(range(VALIDATION_SEED, VALIDATION_SEED + args.validation_scenes), args.jobs,
                     render.HELD_OUT_FONTS, args.cache and args.cache / f"validation-{args.validation_scenes}.npz")
     print(f"{len(data['x'])} samples ({int(np.sum(data['rank'] < glyphs.NOT_INDEX_RANK))} index corners) from "

@@ -174,10 +174,11 @@ NEGATIVE = (Contract.NO_TRICKS, Contract.NO_QUEENS, Contract.NO_LAST_TRICK, Cont
 
 def barbu(rng: random.Random, hands: int = 2) -> Script:
     """The first ``hands`` hands of a game (a whole one is 28): the declarer names the trick contract
-    their hand suits best (Trumps in a long strong suit, else the negative contract their low cards
-    survive); a defender doubles when they hold few high cards (or many trumps), and the declarer
-    redoubles a double when they hold strength. In the play everyone follows suit, ducks under the
-    winning card in the negative contracts and wins cheaply in Trumps."""
+    their hand suits best (Trumps in a long strong suit, else the negative contract their hand risks least
+    in); a defender whose hand the contract threatens little (or who holds many trumps) doubles the
+    declarer and the defenders after them in turn, a defender so doubled redoubles on the same rule, and
+    the declarer redoubles a double when they hold strength. In the play everyone follows suit, ducks
+    under the winning card in the negative contracts and wins cheaply in Trumps."""
     first = rng.randrange(4)
     game = BarbuGame(first_dealer=first)
     played_hands = []
@@ -188,10 +189,11 @@ def barbu(rng: random.Random, hands: int = 2) -> Script:
         rng.shuffle(deck)
         cards = [sorted(deck[13 * seat:13 * seat + 13], key=lambda c: c.index) for seat in range(4)]
         contract, trump = _contract(cards[declarer], game.contracts_left(declarer))
-        doubles = []
-        for by in range(4):
-            if by != declarer and (by in game.must_double() or _doubles(cards[by], contract, trump)):
-                doubles.append(Double(by, declarer, _strength(cards[declarer]) >= 14))
+        defenders = [(declarer + step) % 4 for step in (1, 2, 3)]  # in turn from the declarer's left
+        safe = {by: _doubles(cards[by], contract, trump) for by in defenders}
+        redoubles = _strength(cards[declarer]) >= 14
+        doubles = [Double(by, declarer, redoubles) for by in defenders if by in game.must_double() or safe[by]]
+        doubles += [Double(by, on, safe[on]) for n, by in enumerate(defenders) if safe[by] for on in defenders[n + 1:]]
         played = _trick_play(cards, declarer, contract, trump)
         hand = trick_hand(contract, declarer, tricks_from_cards(declarer, played, trump), doubles, trump)
         game = game.record(hand)
@@ -210,23 +212,37 @@ def _contract(cards: Sequence[Card], left: Sequence[Contract]) -> tuple[Contract
     long_suit = max(Suit, key=lambda suit: (len(suits[suit]), _strength(suits[suit])))
     if Contract.TRUMPS in left and len(suits[long_suit]) >= 5 and _strength(suits[long_suit]) >= 4:
         return Contract.TRUMPS, long_suit
-    risk = {
-        Contract.NO_TRICKS: _strength(cards),
-        Contract.NO_QUEENS: 3 * sum(card.rank == Rank.QUEEN for card in cards),
-        Contract.NO_LAST_TRICK: sum(card.rank >= Rank.JACK or card.rank == Rank.ACE for card in cards),
-        Contract.NO_HEARTS: len(suits[Suit.HEARTS]) + _strength(suits[Suit.HEARTS]),
-        Contract.NO_KING: 6 * (Card(Rank.KING, Suit.HEARTS) in cards) + len(suits[Suit.HEARTS]) // 2,
-    }
     choices = [contract for contract in NEGATIVE if contract in left]
     if not choices:
         return Contract.TRUMPS, long_suit
-    return min(choices, key=lambda contract: (risk[contract], NEGATIVE.index(contract))), None
+    return min(choices, key=lambda contract: (_risk(cards, contract), NEGATIVE.index(contract))), None
+
+
+def _risk(cards: Sequence[Card], contract: Contract) -> int:
+    """How much a negative contract threatens a hand: its high cards (No Tricks), three a queen, its
+    jacks and above (No Last Trick), its hearts and their strength, six for the king of hearts and one
+    for each two hearts."""
+    hearts = [card for card in cards if card.suit is Suit.HEARTS]
+    return {
+        Contract.NO_TRICKS: _strength(cards),
+        Contract.NO_QUEENS: 3 * sum(card.rank == Rank.QUEEN for card in cards),
+        Contract.NO_LAST_TRICK: sum(card.rank >= Rank.JACK or card.rank == Rank.ACE for card in cards),
+        Contract.NO_HEARTS: len(hearts) + _strength(hearts),
+        Contract.NO_KING: 6 * (Card(Rank.KING, Suit.HEARTS) in cards) + len(hearts) // 2,
+    }[contract]
+
+
+SAFE = {Contract.NO_TRICKS: 7, Contract.NO_QUEENS: 0, Contract.NO_LAST_TRICK: 3, Contract.NO_HEARTS: 3,
+        Contract.NO_KING: 2}
+"""The most risk (``_risk``) a defender's hand may run in each negative contract and still double: few
+high cards, no queen, no king of hearts, and so on."""
 
 
 def _doubles(cards: Sequence[Card], contract: Contract, trump: Suit | None) -> bool:
+    """Whether a player doubles (or, doubled, redoubles): four trumps or more, or little risk."""
     if trump is not None:
         return sum(card.suit is trump for card in cards) >= 4
-    return _strength(cards) <= 7
+    return _risk(cards, contract) <= SAFE[contract]
 
 
 def _trick_play(hands: list[list[Card]], declarer: int, contract: Contract, trump: Suit | None) -> list[Card]:

@@ -414,13 +414,15 @@ def play_barbu(seed: int) -> Recording:
             trump = Suit.parse(hand["trump"]) if hand["trump"] else None
             d.confirm(label(contract, trump))
             declarer = hand["declarer"]
-            for number, (by, on, redoubled) in enumerate(hand["doubles"]):
-                if number % 2:
+            for number, (by, on, redoubled) in enumerate(hand["doubles"]):  # those on the declarer first
+                if number % 2 or on != declarer:
                     d.confirm(f"{players[by]} doubles {players[on]}")
                 else:
                     d.panel(by + 1)
-                if redoubled:
+                if redoubled and on == declarer:
                     d.panel(declarer + 1)
+                elif redoubled:  # a defender redoubles another: on the buttons, to show it on the screen
+                    d.confirm(f"{players[on]} redoubles {players[by]}")
             played = hand["played"]
             leader = declarer
             tricks = tricks_from_cards(declarer, [Card.parse(c) for c in played], trump)

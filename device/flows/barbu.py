@@ -8,9 +8,10 @@ winner; Dominoes laid out in the centre as it grows. The engines are ``scoring.b
 - ``dealer`` ``{"seat"}``: who deals (and so declares) first;
 - ``contract`` ``{"contract", "trump"?, "start"?}``: the declarer's contract (NT, Q, LT, H, K, T, D), with
   the trump suit for Trumps or the starting rank for Dominoes;
-- ``double`` ``{"by", "on"}`` and ``redouble`` ``{"by"}`` (the declarer redoubles ``by``), before the
-  first card: a seat panel's Action doubles the declarer, the declarer's redoubles the next who doubled
-  them; the buttons offer every double;
+- ``double`` ``{"by", "on"}`` and ``redouble`` ``{"by", "on"?}`` (``on``, the declarer if not given,
+  redoubles ``by``, who doubled them), before the first card: a seat panel's Action redoubles the next
+  player who doubled that seat (under the ``redoubles = "declarer"`` setting, only the declarer's does),
+  else doubles the declarer; the buttons offer every double and redouble;
 - ``trick`` ``{"cards"}``: four cards in the centre, in order of play (the leader's first); the 13th
   trick scores the hand;
 - ``lay`` ``{"cards"}``: Dominoes cards laid, each the turn of the seat to play; ``pass`` ``{"seat",
@@ -21,8 +22,10 @@ winner; Dominoes laid out in the centre as it grows. The engines are ``scoring.b
 >>> state = flow.apply(flow.start(flow.players, {}), "dealer", {"seat": 0})
 >>> state = flow.apply(state, "contract", {"contract": "K"})
 >>> state = flow.apply(state, "double", {"by": 1, "on": 0})
+>>> state = flow.apply(state, "double", {"by": 3, "on": 2})
+>>> state = flow.apply(state, "redouble", {"by": 3, "on": 2})
 >>> state.contract.title, state.doubles
-('No King of Hearts', (Double(by=1, on=0, redoubled=False),))
+('No King of Hearts', (Double(by=1, on=0, redoubled=False), Double(by=3, on=2, redoubled=True)))
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from device.panel import PanelEvent
 from scoring.barbu import (
     SEATS,
     TRICKS,
+    BarbuError,
     Contract,
     Dominoes,
     Double,
@@ -54,7 +58,8 @@ from scoring.requests import cards_of, check_fields, int_field
 __all__ = ["BarbuFlow", "State"]
 
 SETTINGS = {"must_trump": "true or false", "deal_passes_each_hand": "true or false",
-            "doubles_owed": "how often each must double each declarer"}
+            "doubles_owed": "how often each must double each declarer",
+            "redoubles": '"any" (every doubled player) or "declarer" (only the declarer)'}
 RANKS = tuple(sorted(Rank, key=lambda rank: (rank is not Rank.JACK, -high(rank))))
 """The starting ranks offered for Dominoes, the jack first (a common choice), then ace down to two."""
 
@@ -92,7 +97,12 @@ class BarbuFlow(Flow[State]):
             if not isinstance(settings.get(name, False), bool):
                 raise ValueError(f"Barbu setting {name!r} is true or false, not {settings[name]!r}")
         owed = int_field({"doubles_owed": settings.get("doubles_owed", 2)}, "doubles_owed", 0, 7)
-        return State(Rules(settings.get("must_trump", False), settings.get("deal_passes_each_hand", False), owed))
+        try:
+            rules = Rules(settings.get("must_trump", False), settings.get("deal_passes_each_hand", False), owed,
+                          settings.get("redoubles", "any"))
+        except BarbuError as error:
+            raise ValueError(f"Barbu setting {error}") from None
+        return State(rules)
 
     def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
         check_fields(data, EVENTS.get(kind, ()), OPTIONAL.get(kind, ()))
@@ -111,7 +121,7 @@ class BarbuFlow(Flow[State]):
         if kind in ("double", "redouble"):
             if state.begun:
                 raise ValueError("the doubling is over: the play has begun")
-            return replace(state, doubles=_doubled(state.doubles, declarer, kind, data))
+            return replace(state, doubles=_doubled(state.doubles, declarer, kind, data, state.rules))
         if kind in ("trick", "lay", "pass"):
             for by in game.must_double():
                 if not state.begun and not any(d.by == by and d.on == declarer for d in state.doubles):
@@ -162,16 +172,16 @@ class BarbuFlow(Flow[State]):
     def _laid(self, state: State, game: Game, layout: Dominoes) -> State:
         if not layout.over:
             return replace(state, layout=layout)
-        hand = layout.hand(state.doubles)
+        hand = layout.hand(state.doubles, state.rules)
         return State(state.rules, game.record(hand), last=hand)
 
     def hand(self, state: State) -> int:
         return len(state.game.hands) if state.game else 0
 
     def panel(self, state: State, event: PanelEvent) -> Proposal | None:
-        """Before the play, a seat's Action doubles the declarer, the declarer's redoubles the next who
-        doubled them; in Dominoes, the seat to play passes with a press once the doubling is done, or a
-        hold at any time."""
+        """Before the play, a seat's Action redoubles the next player who doubled them (under the house
+        rule, only the declarer's), else doubles the declarer; in Dominoes, the seat to play passes with a
+        press once the doubling is done, or a hold at any time."""
         game, seat = state.game, event.seat - 1
         if game is None or game.declarer is None or state.contract is None:
             return None
@@ -181,13 +191,13 @@ class BarbuFlow(Flow[State]):
         if event.kind == "hold":
             return passing
         declarer = game.declarer
-        begun = state.begun or bool(new)
-        if not begun and seat != declarer:
-            doubled = any(d.by == seat and d.on == declarer for d in state.doubles)
-            return None if doubled else ("double", {"by": seat, "on": declarer})
-        waiting = [d.by for d in state.doubles if d.on == declarer and not d.redoubled]
-        if not begun and waiting:
-            return "redouble", {"by": waiting[0]}
+        if not (state.begun or new):
+            waiting = [d for d in self._redoubles(state, declarer) if d.on == seat]
+            if waiting:
+                return "redouble", {"by": waiting[0].by, "on": seat}
+            if seat != declarer:
+                doubled = any(d.by == seat and d.on == declarer for d in state.doubles)
+                return None if doubled else ("double", {"by": seat, "on": declarer})
         return passing
 
     def result(self, state: State) -> dict[str, Any] | None:
@@ -241,11 +251,18 @@ class BarbuFlow(Flow[State]):
         pairs = sorted(((by, on) for by in range(SEATS) for on in range(SEATS)
                         if by != on and by != declarer and frozenset((by, on)) not in taken),
                        key=lambda pair: pair[1] != declarer)
-        redoubles = [Option(f"{names[declarer]} redoubles {names[d.by]}", "redouble", {"by": d.by})
-                     for d in state.doubles if d.on == declarer and not d.redoubled]
+        redoubles = [Option(f"{names[d.on]} redoubles {names[d.by]}", "redouble", {"by": d.by, "on": d.on})
+                     for d in sorted(self._redoubles(state, declarer), key=lambda d: d.on != declarer)]
         doubles = [Option(f"{names[by]} doubles {names[on]}", "double", {"by": by, "on": on}) for by, on in pairs]
         first = sum(on == declarer for _, on in pairs)
         return [*doubles[:first], *redoubles, *doubles[first:]]
+
+    @staticmethod
+    def _redoubles(state: State, declarer: int) -> list[Double]:
+        """The doubles that may still be redoubled: each not yet redoubled, on the declarer or (unless only
+        the declarer redoubles) on anyone."""
+        return [d for d in state.doubles
+                if not d.redoubled and (d.on == declarer or state.rules.redoubles == "any")]
 
     def _tricks(self, state: State, game: Game, title: str, doubled: list[str], doubling: list[Option]) -> Prompt:
         assert game.declarer is not None
@@ -325,18 +342,20 @@ class BarbuFlow(Flow[State]):
 
 EVENTS = {"dealer": ("seat",), "contract": ("contract",), "double": ("by", "on"), "redouble": ("by",),
           "trick": ("cards",), "lay": ("cards",), "pass": ("seat",)}
-OPTIONAL = {"contract": ("trump", "start"), "pass": ("cards",)}
+OPTIONAL = {"contract": ("trump", "start"), "redouble": ("on",), "pass": ("cards",)}
 
 
-def _doubled(doubles: tuple[Double, ...], declarer: int, kind: str, data: dict[str, Any]) -> tuple[Double, ...]:
+def _doubled(doubles: tuple[Double, ...], declarer: int, kind: str, data: dict[str, Any],
+             rules: Rules) -> tuple[Double, ...]:
     """The doubles after a double or a redouble, checked."""
     by = int_field(data, "by", 0, 3)
     if kind == "double":
-        return check_doubles(declarer, (*doubles, Double(by, int_field(data, "on", 0, 3))))
+        return check_doubles(declarer, (*doubles, Double(by, int_field(data, "on", 0, 3))), rules)
+    on = int_field(data, "on", 0, 3) if "on" in data else declarer
     for n, double in enumerate(doubles):
-        if double.by == by and double.on == declarer and not double.redoubled:
-            return (*doubles[:n], Double(by, declarer, True), *doubles[n + 1:])
-    raise ValueError(f"seat {declarer} can redouble only a player who doubled them and is not yet redoubled, "
+        if double.by == by and double.on == on and not double.redoubled:
+            return check_doubles(declarer, (*doubles[:n], Double(by, on, True), *doubles[n + 1:]), rules)
+    raise ValueError(f"seat {on} can redouble only a player who doubled them and is not yet redoubled, "
                      f"not seat {by}")
 
 

@@ -69,6 +69,16 @@ def test_each_mistake_names_its_entry(text: str, message: str) -> None:
     assert str(error.value).startswith("my.toml: ") and message in str(error.value)
 
 
+def test_a_games_settings_reach_its_flow() -> None:
+    """Barbu's house rule that only the declarer redoubles, set in the file."""
+    from device.flows import flow_for
+
+    config = parse("[table]\ngame = 'barbu'\nplayers = ['N', 'E', 'S', 'W']\n[games.barbu]\nredoubles = 'declarer'")
+    flow = flow_for("barbu", config.table.players, config.games["barbu"])
+    assert flow.start(config.table.players, config.games["barbu"]).rules.redoubles == "declarer"
+    assert flow.start(config.table.players, {}).rules.redoubles == "any"
+
+
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read the configuration .*missing.toml"):
         load(tmp_path / "missing.toml")

@@ -232,3 +232,28 @@ path = "{tmp_path / 'live.db'}"
     frames = sorted(path.name for path in (tmp_path / "frames").glob("*.png"))
     assert frames[0].endswith("-cribbage.png") and frames[-1].endswith("-end.png")
     assert not any(name.endswith(("-gin.png", "-barbu.png")) for name in frames)  # the demo stopped at once
+
+
+# --- what the Barbu recording shows ---------------------------------------------------------------------
+
+def test_the_barbu_recording_shows_a_defender_redoubling_another(tmp_path: Path) -> None:
+    """Any player doubled may redouble: in the recording Di, not the declarer, redoubles Cy; the OLED offers
+    it, and once it is confirmed shows the double as redoubled."""
+    recording = Recording.load("barbu")
+    hand = recording.script["hands"][0]
+    assert [2, 3, True] in hand["doubles"] and hand["declarer"] == 1
+
+    class Screens:
+        fault = None
+
+        def __init__(self) -> None:
+            self.lines: list[str] = []
+
+        def show(self, screen: Any) -> None:
+            self.lines += screen.lines
+
+    screens = Screens()
+    result = command.play(recording, screens, tmp_path / "j.db", lambda: True)  # type: ignore[arg-type]
+    assert result.right, result.problem()
+    offered = screens.lines.index("OK: Di redoubles Cy")
+    assert "Cy doubled Di," in screens.lines[offered:]

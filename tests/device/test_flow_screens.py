@@ -177,6 +177,15 @@ def test_barbu_pages(tmp_path: Path) -> None:
     dominoes.panel(2, kind="hold")
     shot(dominoes, "dominoes-out-of-turn")
     shot(finished(tmp_path, "barbu", names), "winner")
+    defenders = Table(tmp_path / "m.db", "barbu", names)
+    defenders.choose("N deals")
+    defenders.choose("No Queens")
+    defenders.choose("S doubles W")
+    while defenders.shown()[0] != "OK: W redoubles S":
+        defenders.press("next")
+    shot(defenders, "redouble-offered-to-w")
+    defenders.panel(4)  # W, not the declarer, redoubles S with their Action
+    shot(defenders, "redoubled-by-w", every_page=True)
     shot.check()
 
 

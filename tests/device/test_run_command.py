@@ -15,6 +15,8 @@ from device import cli
         ("[display]\nkind = 'lcd'", "[display] kind: 'lcd' is not one of"),
         ("zones = '/no/such/zones.toml'", "cannot read the calibration"),
         ("[games.cribbage]\ntarget = 'lots'", "[games.cribbage] the game is to 121 or 61 points, not lots"),
+        ("[table]\ngame = 'barbu'\nplayers = ['N', 'E', 'S', 'W']\n[games.barbu]\nredoubles = 'nobody'",
+         "[games.barbu] Barbu setting 'redoubles' is \"any\" or \"declarer\", not 'nobody'"),
         ("[dice]\nsteady = 0", "[dice] dice tracker setting 'steady' must be a whole number of at least 1, not 0"),
         ("[dice]\nnear = -1.5", "[dice] dice tracker setting 'near' must be a positive distance, not -1.5"),
     ],

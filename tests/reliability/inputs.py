@@ -434,8 +434,8 @@ FIELDS = sorted({
     "hand", "starter", "crib", "pegging", "knocker", "defender", "hands", "winner", "points", "aces",
     "knock_limit", "gin_bonus", "undercut_bonus", "big_gin_bonus", "upcard", "spade_double", "accept_illegal",
     "limit", "game_bonus", "box_bonus", "shutout_multiplier", "shutout_doubles", "contract", "declarer",
-    "tricks", "trump", "must_trump", "order", "start", "plays", "doubles", "redoubles", "leader", "cards",
-    "players", "front", "middle", "back", "in_fantasyland", "scoring", "progressive", "pineapple", "dice",
+    "tricks", "trump", "must_trump", "order", "start", "plays", "doubles", "redoubles", "redoubles_by", "leader",
+    "cards", "players", "front", "middle", "back", "in_fantasyland", "scoring", "progressive", "pineapple", "dice",
     "round", "bonus_round",
 })
 """Every field some game's request knows: added fields reach past "unknown field" to the value checks."""

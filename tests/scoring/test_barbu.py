@@ -2,7 +2,9 @@
 
 Rules relied on: shared/rules/barbu.txt (contract points and totals, doubling, dominoes) and the Barbu
 row of shared/rules/README.md (4 players, 13 tricks, no heart leads in H and K unless only hearts are held,
-in T the declarer names trumps and players must follow suit; must-trump is a setting).
+in T the declarer names trumps and players must follow suit; must-trump is a setting). Where barbu.txt is
+silent on who redoubles, the standard published rule: any player who was doubled may redouble the player
+who doubled them (the declarer may only redouble); only the declarer redoubling is a setting.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -89,6 +94,29 @@ def reference_irregularities(request: dict[str, Any]) -> set[tuple[str, int, int
     return found
 
 
+def reference_net(request: dict[str, Any], scores: list[int]) -> list[int]:
+    """Net scores as barbu.txt states them: each double moves the difference of the two raw scores to the
+    higher from the lower, twice it if the doubled player redoubled."""
+    net = list(scores)
+    for by, on in request.get("doubles", []):
+        times = 2 if [on, by] in request.get("redoubles", []) else 1
+        net[by] += (scores[by] - scores[on]) * times
+        net[on] -= (scores[by] - scores[on]) * times
+    return net
+
+
+def reference_legal(request: dict[str, Any]) -> bool:
+    """Whether a request's doubling is legal: a non-declarer doubles any other player, a pair of players
+    once; a redouble answers a double made on the redoubler, once; under ``redoubles_by: "declarer"`` only
+    the declarer redoubles."""
+    declarer, doubles, redoubles = request["declarer"], request["doubles"], request["redoubles"]
+    pairs = [frozenset(double) for double in doubles]
+    return (all(by not in (on, declarer) for by, on in doubles) and len(set(pairs)) == len(pairs)
+            and all([on, by] in doubles for by, on in redoubles)
+            and len({tuple(pair) for pair in redoubles}) == len(redoubles)
+            and (request.get("redoubles_by", "any") == "any" or all(by == declarer for by, _ in redoubles)))
+
+
 def found(result: dict[str, Any]) -> set[tuple[str, int, int, int]]:
     return {(item["kind"], item["seat"], item["trick"], item["shown_in_trick"]) for item in result["irregularities"]}
 
@@ -117,10 +145,11 @@ def test_trick_winner(cards: str, trump: str | None, winner: int) -> None:
 def test_random_legal_hands_keep_every_invariant(contract: Contract) -> None:
     rng = random.Random(f"barbu {contract.value}")
     for number in range(150):
-        rules = Rules(must_trump=number % 2 == 1)
+        rules = Rules(must_trump=number % 2 == 1, redoubles=("any", "declarer")[number // 2 % 2])
         request = random_request(rng, contract, declarer=number % 4, rules=rules)
         result = score_request(request)
         scores, net = result["scores"], result["net"]
+        assert net == reference_net(request, reference_scores(request | {"order": result.get("order")}))
         assert sum(scores) == contract.total  # -26, -24, -30, -30, -20, +65, +65
         assert sum(net) == contract.total  # doubling is zero-sum
         for seat in range(4):
@@ -198,6 +227,90 @@ def test_sample_hand_worked_by_hand() -> None:
     assert [d["amount"] for d in result["doubling"]] == [-24, -16, -14]
 
 
+def test_a_non_declarer_redoubles_a_non_declarer_in_a_negative_contract_worked_by_hand() -> None:
+    """SAMPLES[0], No Hearts declared by seat 0; raw 0, -12, -2, -16 (as above). Seat 1 doubles seat 0,
+    seat 3 doubles seats 0 and 2, and seat 2 (not the declarer) redoubles seat 3.
+
+    1 v 0: -12 - 0 = -12: seat 1 -12, seat 0 +12.
+    3 v 0: -16 - 0 = -16: seat 3 -16, seat 0 +16.
+    3 v 2, redoubled: twice (-16 - -2) = -28: seat 3 -28, seat 2 +28.
+    Net: seat 0 0+12+16 = 28; seat 1 -12-12 = -24; seat 2 -2+28 = 26; seat 3 -16-16-28 = -60. Sum -30.
+    """
+    request = copy.deepcopy(SAMPLES[0]) | {"doubles": [[1, 0], [3, 0], [3, 2]], "redoubles": [[2, 3]]}
+    result = score_request(request)
+    assert result["scores"] == [0, -12, -2, -16]
+    assert result["net"] == [28, -24, 26, -60]
+    assert result["doubling"][2] == {"from": 3, "to": 2, "redoubled": True, "amount": -28}
+    assert barbu.render(result).splitlines()[-1] == "seat 3 doubled seat 2, redoubled: seat 3 -28"
+
+
+def test_the_declarer_redoubles_two_players_worked_by_hand() -> None:
+    """Dominoes declared by seat 1, finishing order 1, 3, 0, 2: raw seat 0 +5, seat 1 +45, seat 2 -5,
+    seat 3 +20. Seats 0, 2 and 3 double seat 1; seat 1 redoubles seats 0 and 2.
+
+    0 v 1, redoubled: twice (5 - 45) = -80: seat 0 -80, seat 1 +80.
+    2 v 1, redoubled: twice (-5 - 45) = -100: seat 2 -100, seat 1 +100.
+    3 v 1: 20 - 45 = -25: seat 3 -25, seat 1 +25.
+    Net: seat 0 5-80 = -75; seat 1 45+80+100+25 = 250; seat 2 -5-100 = -105; seat 3 20-25 = -5. Sum 65.
+    """
+    request = {"contract": "D", "declarer": 1, "order": [1, 3, 0, 2], "doubles": [[0, 1], [2, 1], [3, 1]],
+               "redoubles": [[1, 0], [1, 2]]}
+    for redoubles_by in ("any", "declarer"):
+        result = score_request(request | {"redoubles_by": redoubles_by})
+        assert result["scores"] == [5, 45, -5, 20]
+        assert result["net"] == [-75, 250, -105, -5]
+        assert [d["redoubled"] for d in result["doubling"]] == [True, True, False]
+
+
+def test_only_the_declarer_redoubles_under_the_house_rule() -> None:
+    """With ``redoubles_by: "declarer"`` the same non-declarer's redouble is refused, naming both seats and
+    the declarer; the declarer's own redouble still stands."""
+    request = copy.deepcopy(SAMPLES[0]) | {"doubles": [[1, 0], [3, 0], [3, 2]], "redoubles": [[2, 3]],
+                                           "redoubles_by": "declarer"}
+    with pytest.raises(BarbuError) as error:
+        score_request(request)
+    assert str(error.value) == "seat 2 cannot redouble seat 3: only the declarer (seat 0) redoubles"
+    assert score_request(SAMPLES[0] | {"redoubles_by": "declarer"})["net"] == score_request(SAMPLES[0])["net"]
+    with pytest.raises(BarbuError, match="seat 2 cannot redouble seat 3: only the declarer"):
+        barbu.trick_hand(Contract.NO_HEARTS, 0, barbu.tricks_from_cards(0, [Card.parse(code) for trick in SAMPLES[0]["tricks"]
+                                                                             for code in trick["cards"]]),
+                         [Double(3, 2, redoubled=True)], rules=Rules(redoubles="declarer"))
+    with pytest.raises(BarbuError, match="seat 2 cannot redouble seat 1: only the declarer"):
+        barbu.dominoes_hand(0, [0, 1, 2, 3], [Double(1, 2, redoubled=True)], rules=Rules(redoubles="declarer"))
+    for value in ("all", None, True):
+        with pytest.raises(BarbuError) as error:
+            score_request(SAMPLES[0] | {"redoubles_by": value})
+        assert str(error.value) == f"'redoubles_by' is \"any\" or \"declarer\", not {value!r}"
+
+
+def test_doubling_agrees_with_a_plain_reading_of_the_rules_on_random_doubles() -> None:
+    """Random doublings, legal or not (doubles by any seat on any seat, some twice or both ways; redoubles of
+    doubles made, not made, or twice), under both settings: the engine refuses exactly those the rules
+    forbid, and settles the others as the reference does."""
+    rng = random.Random("barbu doubling")
+    hands = [*SAMPLES, *({"contract": "D", "declarer": declarer, "order": rng.sample(range(4), 4)}
+                         for declarer in range(4))]
+    legal = 0
+    for number in range(3000):
+        hand = hands[number % len(hands)]
+        odds = {True: 0.03, False: 0.3}  # a seat doubling themself, or the declarer doubling, is rarer
+        doubles = [[by, on] for by in range(4) for on in range(4) if rng.random() < odds[by in (on, hand["declarer"])]]
+        doubles += rng.sample(doubles, min(len(doubles), rng.choice((0, 0, 0, 1))))
+        redoubles = [[on, by] for by, on in doubles if rng.random() < 0.4]
+        redoubles += [[rng.randrange(4), rng.randrange(4)] for _ in range(rng.choice((0, 0, 0, 1)))]
+        request = hand | {"doubles": doubles, "redoubles": redoubles, "redoubles_by": rng.choice(("any", "declarer"))}
+        try:
+            result = score_request(request)
+        except BarbuError as error:
+            assert not reference_legal(request), (request, error)
+            assert re.search(r"seats? \d", str(error)), error  # it names the seats
+        else:
+            assert reference_legal(request), request
+            legal += 1
+            assert result["net"] == reference_net(request, result["scores"])
+    assert 500 < legal < 2500, legal  # legal and illegal doubling were both tried often
+
+
 @pytest.mark.parametrize(
     ("doubles", "redoubles", "message"),
     [
@@ -205,10 +318,13 @@ def test_sample_hand_worked_by_hand() -> None:
         ([[2, 2]], [], "seat 2 cannot double themself"),
         ([[1, 0]], [[0, 2]], "seat 0 cannot redouble seat 2, who did not double them"),
         ([[1, 2]], [[0, 1]], "seat 0 cannot redouble seat 1, who did not double them"),
-        ([[1, 0]], [[1, 0]], "seat 1 cannot redouble: only the declarer (seat 0) redoubles"),
+        ([[1, 0]], [[1, 0]], "seat 1 cannot redouble seat 0, who did not double them"),
+        ([[1, 2]], [[2, 3]], "seat 2 cannot redouble seat 3, who did not double them"),
+        ([[1, 2]], [[1, 2]], "seat 1 cannot redouble seat 2, who did not double them"),
         ([[1, 0], [1, 0]], [], "seat 1 doubles seat 0 twice"),
-        ([[1, 2], [2, 1]], [], "seats 2 and 1 cannot double each other"),
+        ([[1, 2], [2, 1]], [], "seats 2 and 1 cannot double each other: a pair doubles once (seat 2 may redouble seat 1)"),
         ([[1, 0]], [[0, 1], [0, 1]], "seat 0 redoubles seat 1 twice"),
+        ([[3, 2]], [[2, 3], [2, 3]], "seat 2 redoubles seat 3 twice"),
         ([[1, 4]], [], "'doubles': each entry is a [from, to] pair of seats 0-3, not [1, 4]"),
         ([[1]], [], "each entry is a [from, to] pair"),
         ([[True, 0]], [], "each entry is a [from, to] pair"),
@@ -497,6 +613,21 @@ def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     assert "IRREGULARITIES" not in capsys.readouterr().out
     assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D", "--must-trump"]) == 0
     assert "trick 3, seat 0: no trump, did not trump while holding ♦, shown by J♦ at trick 4" in capsys.readouterr().out
+    redoubling = [*args[:-5], "3:2", "--redoubles", "2:3"]  # seat 3 doubles seat 2, who redoubles
+    assert cli.main(redoubling) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "seat 3 doubled seat 2, redoubled: seat 3 -28"
+    assert cli.main([*redoubling, "--redoubles-by", "declarer"]) == 2
+    assert "seat 2 cannot redouble seat 3: only the declarer (seat 0) redoubles" in capsys.readouterr().err
+
+
+def test_the_batch_command_takes_any_doubled_players_redouble() -> None:
+    lines = [SAMPLES[0] | {"redoubles": [[0, 1], [2, 3]]},
+             SAMPLES[0] | {"redoubles": [[0, 1], [2, 3]], "redoubles_by": "declarer"}]
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "score", "barbu", "--batch"], check=True,
+                          input="".join(json.dumps(line) + "\n" for line in lines), capture_output=True, text=True)
+    results = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert results[0]["net"] == [0 + 24 + 16, -12 - 24, -2 + 28, -16 - 16 - 28]
+    assert results[1] == {"error": "seat 2 cannot redouble seat 3: only the declarer (seat 0) redoubles"}
 
 
 @pytest.mark.parametrize(

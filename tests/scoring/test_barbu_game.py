@@ -46,7 +46,7 @@ def play_game(seed: int, rules: Rules = STANDARD_RULES) -> Game:
         declarer = game.declarer
         assert declarer is not None
         contract = rng.choice(game.contracts_left(declarer))
-        request = with_owed_doubles(game, random_request(rng, contract, declarer))
+        request = with_owed_doubles(game, random_request(rng, contract, declarer, rules))
         before = game.totals
         game = game.record(hand_from(score_request(request)))
         assert sum(game.totals) - sum(before) == contract.total
@@ -151,3 +151,24 @@ def test_the_number_of_doubles_owed_is_a_setting() -> None:
         game = game.record(Hand(contract, 0, (contract.total, 0, 0, 0)))
     assert game.owed() == {1: 3, 2: 3, 3: 3} and game.must_double() == (1, 2, 3)
     assert game.reminder() is not None and "seat 1 owes 3" in game.reminder()
+
+
+def test_any_doubled_player_redoubles_and_redoubles_pay_no_obligation() -> None:
+    """Seat 0 declares; seat 1 doubles seat 0 and seat 2, seat 2 redoubles seat 1: the redouble stands (the
+    standard rule) and pays nothing seat 2 owes seat 0. Under the house rule only the declarer redoubles."""
+    doubles = (Double(1, 0), Double(1, 2, redoubled=True))
+    game = Game().record(Hand(Contract.NO_TRICKS, 0, (-8, -4, -8, -6), doubles))
+    assert game.hands[0].net == (-12, 8, -16, -6)  # 1 v 0: 4 to seat 1; 1 v 2, redoubled: 2 x 4 to seat 1
+    assert game.owed() == {1: 1, 2: 2, 3: 2} and game.doubles(2, 0) == 0
+    house = Game(rules=Rules(redoubles="declarer"))
+    with pytest.raises(BarbuError, match=r"seat 2 cannot redouble seat 1: only the declarer \(seat 0\) redoubles"):
+        house.record(Hand(Contract.NO_TRICKS, 0, (-8, -4, -8, -6), doubles))
+    assert house.record(Hand(Contract.NO_TRICKS, 0, (-8, -4, -8, -6), (Double(1, 0, redoubled=True),))).owed()[1] == 1
+
+
+@pytest.mark.parametrize("redoubles", ["any", "declarer"])
+def test_a_whole_game_under_each_redoubling_rule(redoubles: str) -> None:
+    game = play_game(11, Rules(redoubles=redoubles))
+    assert game.over and sum(game.totals) == 0
+    by_others = [d for hand in game.hands for d in hand.doubles if d.redoubled and d.on != hand.declarer]
+    assert bool(by_others) == (redoubles == "any")

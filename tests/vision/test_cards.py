@@ -15,7 +15,19 @@ import pytest
 
 from scoring.cards import Card, Rank
 from vision import render
-from vision.cards import CLEAR_INDEX, PAIR_REACH, Corner, _assemble, _corner_pairs, index_note, read_cards
+from vision.cards import (
+    CLEAR_INDEX,
+    PAIR_REACH,
+    Corner,
+    _assemble,
+    _corner_pairs,
+    cards_of,
+    detail_zoom,
+    index_note,
+    read_cards,
+    read_corners,
+    scaled,
+)
 from vision.observations import CardSighting
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-pinochle-ranks" / "images"
@@ -141,6 +153,21 @@ def test_each_card_s_index_size_is_measured_in_the_frame_s_pixels() -> None:
     smaller = cv2.resize(scene.image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     note = index_note(read_cards(smaller), smaller.shape)
     assert note is not None and f"under {CLEAR_INDEX:.0f}" in note and "lower the camera" in note
+    assert index_note(larger, (2 * scene.image.shape[0], 2 * scene.image.shape[1], 3)) is None
+
+
+def test_a_frame_larger_than_the_read_size_is_read_in_detail_where_its_indices_are_small() -> None:
+    """A 12 MP frame of 3 x 3 tables (indices of 20 to 40 px): scaled to 1280 pixels its indices are 6 to 13 px,
+    so ``read_cards`` reads it again in tiles at up to its own size, and reads more of its cards right."""
+    parts = [render.table_scene(np.random.default_rng([5, k]), size=(1000, 1333), fonts=HELD_OUT) for k in range(9)]
+    frame = np.vstack([np.hstack([p.image for p in parts[r * 3:r * 3 + 3]]) for r in range(3)])
+    truth = {c.card for p in parts for c in p.cards if c.index_sizes}
+    small, shrink = scaled(frame)
+    assert shrink < 0.33 and detail_zoom(read_corners(small), shrink) > 0.6
+    reduced = {s.card for s in cards_of(read_corners(small), shrink)} & truth
+    detailed = [s for s in read_cards(frame) if s.card is not None]
+    assert len({s.card for s in detailed} & truth) >= len(reduced) + 8
+    assert sum(s.card not in truth for s in detailed) <= 2
 
 
 def test_a_grey_frame_reads_like_colour_for_rank() -> None:

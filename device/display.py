@@ -82,8 +82,11 @@ def open_device(kind: str, *, rotate: int = 0, folder: str | Path | None = None)
     the ``emulator`` writes its PNG frames."""
     if kind == "emulator":
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # luma.emulator draws with pygame
-        from luma.emulator.device import capture
-
+        try:
+            from luma.emulator.device import capture
+        except ImportError:
+            raise ValueError("the emulator display needs luma.emulator, which is not installed: "
+                             "pip install 'tablescore[emulator]'") from None
         if folder is None:
             raise ValueError("the emulator display needs a folder for its frames")
         Path(folder).mkdir(parents=True, exist_ok=True)

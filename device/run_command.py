@@ -90,7 +90,11 @@ def run(args: argparse.Namespace) -> int:
         except JournalError as error:
             print(f"tablescore run: {error}", file=sys.stderr)
             return 2
-        display = open_display(table.config)
+        try:
+            display = open_display(table.config)
+        except ValueError as error:  # a display that cannot be made (its package not installed)
+            print(f"tablescore run: {error}", file=sys.stderr)
+            return 2
         play: Play[Any] | None = None
         full: JournalError | None = None
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,7 +51,7 @@ def _rank_table() -> NDArray[np.int8]:
     return table
 
 
-def show_totals(hands: NDArray[np.integer], starters: NDArray[np.integer], crib: bool = False) -> NDArray[np.int8]:
+def show_totals(hands: NDArray[np.integer[Any]], starters: NDArray[np.integer[Any]], crib: bool = False) -> NDArray[np.int8]:
     """The show score of each hand (rows of four card indices) with its starter (a card index).
 
     Same rules as ``scoring.cribbage.show_total``: a four-card flush scores 4 in a hand, not in the crib;
@@ -62,7 +63,7 @@ def show_totals(hands: NDArray[np.integer], starters: NDArray[np.integer], crib:
 _Features = tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
 
 
-def _features(hands: NDArray[np.integer]) -> _Features:
+def _features(hands: NDArray[np.integer[Any]]) -> _Features:
     """What of each hand the show needs besides the starter: its sorted ranks as a table key, the suit
     of its four-card flush (-1 for none), and the suits of its Jacks as bits."""
     suits, ranks = np.divmod(hands.astype(np.int64), 13)
@@ -72,7 +73,7 @@ def _features(hands: NDArray[np.integer]) -> _Features:
     return key, flush_suit, jack_suits
 
 
-def _score(features: _Features, starters: NDArray[np.integer] | int, crib: bool) -> NDArray[np.int8]:
+def _score(features: _Features, starters: NDArray[np.integer[Any]] | int, crib: bool) -> NDArray[np.int8]:
     key, flush_suit, jack_suits = features
     starter_suit, starter_rank = np.divmod(starters, 13)
     points: NDArray[np.int8] = _rank_table()[key, starter_rank]

@@ -200,8 +200,8 @@ def values(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
         raise ValueError(f"hands are an (n, 5) or (n, 3) array of card numbers, not shape {cards.shape}")
     if not np.issubdtype(cards.dtype, np.integer):
         raise ValueError(f"card numbers are whole numbers, not {cards.dtype}")
-    columns = np.ascontiguousarray(cards.T, dtype=np.uintp)  # a column at a time: 3 times faster than rows
-    if columns.size and columns.max() > 51:  # as unsigned numbers, negative ones are huge
+    columns = np.ascontiguousarray(cards.T, dtype=np.intp)  # a column at a time: 3 times faster than rows
+    if columns.size and not 0 <= columns.min() <= columns.max() <= 51:
         raise ValueError("card numbers run from 0 to 51")
     key = np.zeros(len(cards), dtype=np.int32)
     for column in columns:

@@ -9,8 +9,9 @@ die's rounded edges bare). Its suit is told three ways, its rank by one bold gly
 - the rank (9, 10, J, Q, K, A) in the suit's colour, as large as the white window above the band allows.
 
 The reader finds a die by the white window inside the frame, so dice that touch are still apart, and the
-window's corners fix the face's perspective. Everything is drawn with OpenCV, so the printed sheet and the
-reader's training renders come from this one function with no fonts to install.
+window's corners fix the face's perspective. The rank is drawn in a font that ships with the package
+(``vision.text``), the rest with OpenCV's shapes, so the printed sheet and the reader's renders come from this
+one function, the same on every machine.
 
 >>> from scoring.cards import Card
 >>> face = face_image(Card.parse("QH"), 120)
@@ -29,8 +30,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scoring.cards import Card, Rank, Suit
+from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
+from vision.text import SANS_BOLD, font
 
 STICKER_MM = 12.7
 """The sticker's side: half an inch, for blank 16 mm dice."""
@@ -78,8 +80,7 @@ def face_image(card: Card, size: int = 150) -> np.ndarray:
     canvas[:] = colour
     x0, y0, x1, y1 = (round(v * big) for v in WINDOW)
     canvas[y0:y1, x0:x1] = PAPER
-    label = "1O" if card.rank is Rank.TEN else card.rank.label  # Hershey's zero is slashed; the letter O is not
-    _draw_rank(canvas, label, _box(_RANK_BOX, big), colour)
+    _draw_rank(canvas, card.rank.label, _box(_RANK_BOX, big), colour)
     _draw_suit(canvas, card.suit, _box(_SUIT_BOX, big), PAPER)
     return cv2.resize(canvas, (size, size), interpolation=cv2.INTER_AREA)
 
@@ -90,13 +91,15 @@ def _box(box: tuple[float, float, float, float], side: int) -> tuple[int, int, i
 
 
 def _draw_rank(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
-    """The rank in a bold Hershey face, stretched to fill ``box``."""
+    """The rank in DejaVu Sans Bold, emboldened, stretched to fill ``box``."""
+    from PIL import Image, ImageDraw
+
     x0, y0, x1, y1 = box
-    font, scale = cv2.FONT_HERSHEY_DUPLEX, 10.0
-    weight = 28 if len(text) == 1 else 22
-    (w, h), base = cv2.getTextSize(text, font, scale, weight)
-    glyph = np.zeros((h + base + 2 * weight, w + 2 * weight), np.uint8)
-    cv2.putText(glyph, text, (weight, h + weight), font, scale, 255, weight, cv2.LINE_AA)
+    shape, weight = font(SANS_BOLD, y1 - y0), (y1 - y0) // 25
+    ink_x0, ink_y0, ink_x1, ink_y1 = shape.getbbox(text, stroke_width=weight)
+    image = Image.new("L", (ink_x1 - ink_x0, ink_y1 - ink_y0), 0)
+    ImageDraw.Draw(image).text((-ink_x0, -ink_y0), text, font=shape, fill=255, stroke_width=weight, stroke_fill=255)
+    glyph = np.asarray(image)
     ys, xs = np.nonzero(glyph > 127)
     glyph = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     width = min(x1 - x0, round((y1 - y0) * glyph.shape[1] / glyph.shape[0] * 1.15))

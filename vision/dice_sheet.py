@@ -25,6 +25,7 @@ import numpy as np
 
 from scoring.pinzique_guide import GuideError, ScoreGuide, load_guide
 from vision.dice_faces import DIE_MM, STICKER_MM, face_image
+from vision.text import SANS_BOLD, put_text
 
 DPI = 300
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -32,7 +33,6 @@ PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 GAP_MM = 4.0
 """Space between stickers, for cutting."""
 CUT_GREY = (200, 200, 200)
-INK = (40, 40, 40)
 
 
 def mm(length: float) -> int:
@@ -52,22 +52,22 @@ def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
     row_step = side + gap + mm(5)
     left = (width - 6 * side - 5 * gap) // 2
     top = mm(38)
-    _text(canvas, "Pinzique dice stickers", (left, mm(16)), 2.2, 4)
-    _text(canvas, f"Print at 100% (300 dpi). Each sticker is {STICKER_MM} mm square, for blank {DIE_MM:.0f} mm dice.",
-          (left, mm(24)), 1.0, 2)
-    _text(canvas, "Cut on the grey lines; put each row's six stickers on one die, band towards any edge.",
-          (left, mm(30)), 1.0, 2)
+    put_text(canvas, "Pinzique dice stickers", (left, mm(16)), 64, face=SANS_BOLD)
+    put_text(canvas, f"Print at 100% (300 dpi). Each sticker is {STICKER_MM} mm square, for blank {DIE_MM:.0f} mm dice.",
+          (left, mm(24)), 30)
+    put_text(canvas, "Cut on the grey lines; put each row's six stickers on one die, band towards any edge.",
+          (left, mm(30)), 30)
     for number, die in enumerate(guide.dice):
         y = top + number * row_step
         names = "  ".join(card.rank.label + card.suit.letter for card in die)
-        _text(canvas, f"die {number}:  {names}", (left, y + mm(3)), 0.9, 2)
+        put_text(canvas, f"die {number}:  {names}", (left, y + mm(3)), 28)
         for place, card in enumerate(die):
             x = left + place * (side + gap)
             y0 = y + mm(5)
             canvas[y0:y0 + side, x:x + side] = face_image(card, side)
             cv2.rectangle(canvas, (x - 1, y0 - 1), (x + side, y0 + side), CUT_GREY, 1)
-    _text(canvas, f"Faces from {Path(guide.source).name}. tablescore reads this design only.",
-          (left, top + len(guide.dice) * row_step + mm(6)), 0.9, 2)
+    put_text(canvas, f"Faces from {Path(guide.source).name}. tablescore reads this design only.",
+          (left, top + len(guide.dice) * row_step + mm(6)), 28)
     return canvas
 
 
@@ -82,10 +82,6 @@ def preview(guide: ScoreGuide) -> np.ndarray:
     margin = mm(4)
     page = page[max(0, ys.min() - margin):ys.max() + margin, max(0, xs.min() - margin):xs.max() + margin]
     return cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-
-
-def _text(canvas: np.ndarray, text: str, origin: tuple[int, int], scale: float, weight: int) -> None:
-    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, INK, weight, cv2.LINE_AA)
 
 
 def png_bytes(image: np.ndarray, dpi: int = DPI) -> bytes:

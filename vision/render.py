@@ -26,11 +26,14 @@ import cv2
 import numpy as np
 
 from scoring.cards import DECK, Card, Rank, Suit
+from vision.text import FONTS
 
 FACE_W, FACE_H = 250, 350
 """Card faces are drawn at this size (a poker card's 2.5 x 3.5 inch proportions)."""
 
-FONT_DIRS = ("/usr/share/fonts",)
+FONT_DIRS = (str(FONTS),)
+"""Where the fonts below are looked up: the files that come with the source (``vision/fonts``), never the
+machine's own, so every machine draws the same faces."""
 RANK_FONTS = (
     "C059-Roman", "C059-Bold", "NimbusRoman-Regular", "NimbusRoman-Bold", "URWBookman-Light",
     "URWBookman-Demi", "DejaVuSerif", "DejaVuSerif-Bold", "DejaVuSerifCondensed", "LiberationSerif-Regular",
@@ -81,8 +84,8 @@ def available(names: tuple[str, ...]) -> list[str]:
     """The fonts of ``names`` installed here (training needs at least one)."""
     found = [name for name in names if font_path(name)]
     if not found:
-        raise RuntimeError(f"none of the fonts {', '.join(names)} is installed: make fonts installs them "
-                           "(the Makefile's FONT_PACKAGES names the Debian packages)")
+        raise RuntimeError(f"none of the fonts {', '.join(names)} is in {', '.join(FONT_DIRS)} (the fonts ship "
+                           "with the source: see vision/fonts/README.md)")
     return found
 
 

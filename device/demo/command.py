@@ -204,12 +204,12 @@ def demo(args: argparse.Namespace) -> int:
     try:
         table = run_command.configured(args.config)  # the live game a press hands over to, checked now
         films = recordings()
+        # the configured display as `tablescore run` opens it: an OLED missing or power-cycled is set up again
+        display = Display(open_device("dummy")) if args.headless else run_command.open_display(table.config)
     except ValueError as error:
         print(f"tablescore demo: {error}", file=sys.stderr)
         return 2
     with ExitStack() as stack:
-        # the configured display as `tablescore run` opens it: an OLED missing or power-cycled is set up again
-        display = Display(open_device("dummy")) if args.headless else run_command.open_display(table.config)
         frames = FrameFolder(out) if out is not None else None
         if frames is not None:
             display.copy = frames.save

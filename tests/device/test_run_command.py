@@ -1,6 +1,7 @@
 """`tablescore run` refuses what it cannot use with one clear message and exit status 2 (the unit's
 RestartPreventExitStatus), before touching any hardware. Running it for real is tests/systemd/test_service.py."""
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,15 @@ def test_a_configuration_it_cannot_use_is_named_and_exits_2(tmp_path: Path, text
     assert cli.main(["run", "--config", str(path)]) == 2
     assert message in capsys.readouterr().err
     assert list((tmp_path / "oled-frames").glob("*.png")) or "[display]" in text
+
+
+def test_the_emulated_display_without_its_extra_names_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "luma.emulator.device", None)  # a plain install: no luma.emulator
+    path = tmp_path / "tablescore.toml"
+    path.write_text(f"[display]\nkind = 'emulator'\nfolder = '{tmp_path / 'frames'}'\n")
+    assert cli.main(["run", "--config", str(path)]) == 2
+    assert "needs luma.emulator, which is not installed: pip install 'tablescore[emulator]'" in capsys.readouterr().err
 
 
 def test_a_missing_configuration_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

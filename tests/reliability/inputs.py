@@ -52,6 +52,7 @@ from firmware import protocol
 from scoring import games, pinzique_guide
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
 from scoring.pinzique_roll import score_roll
+from vision.text import SANS_BOLD, put_text
 from vision.zones import Calibration, ZoneError
 
 LIMIT_S = 10.0
@@ -734,7 +735,7 @@ def _base_image() -> np.ndarray:
     """A small table scene: green baize, a white card with a rank and a suit mark in its corner."""
     image = np.full((120, 160, 3), (40, 110, 30), np.uint8)
     cv2.rectangle(image, (50, 20), (110, 105), (245, 245, 245), -1)
-    cv2.putText(image, "Q", (54, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 200), 2)
+    put_text(image, "Q", (54, 40), 18, (20, 20, 200), SANS_BOLD)
     cv2.circle(image, (60, 50), 4, (20, 20, 200), -1)
     return image
 

@@ -8,6 +8,7 @@ import pytest
 
 from scoring.cards import Suit
 from vision import corners, render
+from vision.text import FONTS, SANS, SANS_BOLD, put_text
 
 
 def index_on_paper(ink: tuple[int, int, int], frame_gap: int | None = None) -> tuple[np.ndarray, tuple[float, float]]:
@@ -15,7 +16,7 @@ def index_on_paper(ink: tuple[int, int, int], frame_gap: int | None = None) -> t
     picture frame line ``frame_gap`` pixels right of the K's box; and the K's centre."""
     image = np.full((120, 160, 3), 40, np.uint8)
     cv2.rectangle(image, (20, 10), (150, 115), (235, 238, 240), -1)
-    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, ink, 2, cv2.LINE_AA)
+    put_text(image, "K", (32, 42), 24, ink, SANS_BOLD)
     cv2.circle(image, (40, 56), 6, ink, -1, cv2.LINE_AA)
     if frame_gap is not None:
         cv2.line(image, (47 + frame_gap, 22), (47 + frame_gap, 110), ink, 1)
@@ -40,32 +41,32 @@ def test_a_rank_blurred_into_a_picture_frame_is_still_split_from_it(gap: int) ->
     assert has_pair_at(corners.candidates(image), centre)
 
 
-def index_beside_a_pip(rank_grey: int, gap: int, stroke: int) -> tuple[np.ndarray, tuple[float, float]]:
-    """A grey 'K' (``rank_grey``, ``stroke`` wide) over a black suit pip with a big pip ``gap`` pixels to its
+def index_beside_a_pip(rank_grey: int, gap: int, bold: bool) -> tuple[np.ndarray, tuple[float, float]]:
+    """A grey 'K' (``rank_grey``, regular or bold) over a black suit pip with a big pip ``gap`` pixels to its
     right, blurred; and the K's centre."""
     image = np.full((120, 160, 3), 40, np.uint8)
     cv2.rectangle(image, (20, 10), (150, 115), (235, 238, 240), -1)
-    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (rank_grey,) * 3, stroke, cv2.LINE_AA)
+    put_text(image, "K", (32, 42), 24, (rank_grey,) * 3, SANS_BOLD if bold else SANS)
     cv2.circle(image, (40, 56), 6, (20, 20, 20), -1, cv2.LINE_AA)
     cv2.circle(image, (60 + gap, 62), 14, (20, 20, 20), -1, cv2.LINE_AA)
     return cv2.GaussianBlur(image, (0, 0), 1.0), (40.0, 34.0)
 
 
-@pytest.mark.parametrize(("grey", "gap", "stroke"), [(110, 2, 1), (130, 2, 2), (150, 3, 1)])
-def test_a_faint_rank_pairs_with_its_suit_from_a_stricter_ink_level(grey: int, gap: int, stroke: int) -> None:
+@pytest.mark.parametrize(("grey", "gap", "bold"), [(110, 2, False), (130, 2, True), (150, 3, False)])
+def test_a_faint_rank_pairs_with_its_suit_from_a_stricter_ink_level(grey: int, gap: int, bold: bool) -> None:
     """The pale, thin K holds together only at a loose ink level, where its suit has run into the big pip;
     at a stricter level the suit stands alone (and the K is broken or gone): they pair across the levels."""
-    image, centre = index_beside_a_pip(grey, gap, stroke)
+    image, centre = index_beside_a_pip(grey, gap, bold)
     assert has_pair_at(corners.candidates(image), centre)
 
 
 def squeezed_index(edge: int, gap: int) -> tuple[np.ndarray, tuple[float, float]]:
-    """A small, thin 'Q' over a pip, ``edge`` pixels in from the card's edge and ``gap`` pixels left of a
+    """A small, thin, narrow 'Q' over a pip, ``edge`` pixels in from the card's edge and ``gap`` pixels left of a
     court picture (coloured, framed), as tight as the real photos' court cards; and the Q's centre."""
     image = np.full((90, 90, 3), 60, np.uint8)
     cv2.rectangle(image, (20, 10), (88, 88), (225, 228, 230), -1)
     x = 20 + edge
-    cv2.putText(image, "Q", (x, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 1, cv2.LINE_AA)
+    put_text(image, "Q", (x, 26), 15, (20, 20, 20), FONTS / "LiberationSansNarrow-Regular.ttf")
     cv2.circle(image, (x + 5, 35), 4, (20, 20, 20), -1, cv2.LINE_AA)
     cv2.rectangle(image, (x + 11 + gap, 14), (86, 86), (40, 150, 210), -1)
     cv2.rectangle(image, (x + 11 + gap, 14), (86, 86), (20, 20, 20), 1)
@@ -82,7 +83,7 @@ def test_an_index_squeezed_between_the_card_edge_and_a_picture_is_a_candidate(ed
 def test_an_index_on_paper_tinted_by_the_light_is_a_candidate(paper: tuple[int, int, int]) -> None:
     image = np.full((120, 160, 3), (40, 60, 90), np.uint8)  # a card (white under a coloured light) on wood
     cv2.rectangle(image, (20, 10), (150, 115), paper, -1)
-    cv2.putText(image, "K", (32, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    put_text(image, "K", (32, 42), 24, (20, 20, 20), SANS_BOLD)
     cv2.circle(image, (40, 56), 6, (20, 20, 20), -1, cv2.LINE_AA)
     assert has_pair_at(corners.candidates(cv2.GaussianBlur(image, (0, 0), 1.0)), (40.0, 34.0))
 

@@ -30,6 +30,7 @@ from vision.dice import (
 )
 from vision.dice_render import Tray, cock, lay_out, leaning, render
 from vision.observations import DieSighting
+from vision.text import SANS_BOLD, put_text
 
 
 def roll(seed: int, **kwargs):
@@ -95,7 +96,7 @@ def test_no_dice_in_an_empty_tray_or_among_other_things():
         corner = (x + size, y + int(size * rng.uniform(0.6, 1.4)))
         cv2.rectangle(clutter, (x, y), corner, (245, 245, 245), -1)
         cv2.rectangle(clutter, (x, y), corner, (30, 30, 30), 2)
-        cv2.putText(clutter, "8", (x + 3, y + size - 3), cv2.FONT_HERSHEY_SIMPLEX, size / 40, (40, 40, 40), 2)
+        put_text(clutter, "8", (x + 3, y + size - 3), round(size * 0.75), (40, 40, 40), SANS_BOLD)
     assert all(die.face is None for die in read_dice(clutter).dice)
 
 

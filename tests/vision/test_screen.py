@@ -13,11 +13,11 @@ import re
 import shutil
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from vision import corners, glyphs, render, train
+from vision.text import FONTS, put_text
 
 
 def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndarray, np.ndarray]:
@@ -42,11 +42,11 @@ def newspaper(seed: int) -> np.ndarray:
     """A 720x1280 sheet of small print of one font and size: letters and digits, lines of them."""
     rng = np.random.default_rng(seed)
     sheet = np.full((720, 1280, 3), rng.uniform(180, 235), np.uint8)
-    font = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX)[seed % 4]
-    size = 0.35 + 0.15 * (seed % 3)
+    face = FONTS / ("DejaVuSans.ttf", "LiberationSerif-Regular.ttf", "FreeSans.ttf", "NimbusRoman-Regular.otf")[seed % 4]
+    size = 10 + 5 * (seed % 3)
     chars = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz ")
-    for y in range(14, 720, int(34 * size) + 6):
-        cv2.putText(sheet, "".join(rng.choice(chars, 160)), (2, y), font, size, (40, 40, 40), 1, cv2.LINE_AA)
+    for y in range(14, 720, int(1.1 * size) + 6):
+        put_text(sheet, "".join(rng.choice(chars, 160)), (2, y), size, (40, 40, 40), face)
     return sheet
 
 
@@ -75,9 +75,10 @@ def test_newspaper_print_is_mostly_set_aside() -> None:
     for seed in range(4):
         _, _, first, passed = screened(newspaper(seed))
         candidates, glanced, through = candidates + len(passed), glanced + int(first.sum()), through + int(passed.sum())
-    # the committed looks pass 1.1% of these candidates (the first, at stride 3, 14%), and with the screen
-    # 0.2% (the screen alone passed 3%, the one-layer screen before it 21%)
-    assert candidates >= 2000 and glanced <= 0.04 * candidates, f"the looks passed {glanced} of {candidates}"
+    # in these fonts the committed looks pass 9.0% of these candidates, and with the screen 2.1%; print in
+    # OpenCV's own stroke fonts, which OpenCV 5 draws unlike OpenCV 4, passes the looks less (7.5% on
+    # OpenCV 4, under 4% on OpenCV 5)
+    assert candidates >= 2000 and glanced <= 0.12 * candidates, f"the looks passed {glanced} of {candidates}"
     assert through <= 0.03 * candidates, f"{through} of {candidates} print candidates passed"
 
 

@@ -47,7 +47,7 @@ def smudged() -> np.ndarray:
     frame = lay([("QH", (640, 360), 0)], seed=2, height=200)
     for x, y in ((583, 272), (697, 448)):
         roi = frame[y - 22:y + 22, x - 14:x + 14]
-        roi[:] = cv2.GaussianBlur(roi, (0, 0), 5)
+        roi[:] = cv2.GaussianBlur(roi, (0, 0), 3)
     return frame
 
 

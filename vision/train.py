@@ -1,9 +1,11 @@
 """Train the index-corner reader from synthetic card tables: ``python -m vision.train``.
 
-The data recipe, all regenerated from seeds (nothing downloaded, no real photo used):
+The data recipe, all regenerated from seeds and ``../shared/data`` (nothing downloaded):
 
 1. ``vision.render.table_scene`` draws a frame (1280x720 down to 384x288, landscape or portrait) of one or two random
-   deck designs (index fonts from ``render.RANK_FONTS``; ``render.HELD_OUT_FONTS`` are kept for testing),
+   deck designs (index fonts from ``render.RANK_FONTS``; ``render.HELD_OUT_FONTS`` are kept for testing; with
+   ``--deck-scenes``, more scenes whose designs are mostly the real public-domain decks, ``render.TRAINING_DECKS``;
+   the (L)GPL decks, ``render.HELD_OUT_DECKS``, are kept for testing),
    laid out singly, fanned, in overlapping melds or in grids, with backs, chips, dice and hands, under
    uneven light, glare, blur, noise and JPEG loss; ``--hard-scenes`` adds scenes with what real photos show
    and those never do (``table_scene``'s ``hard``: court pictures framed right beside the index, ornate
@@ -12,7 +14,9 @@ The data recipe, all regenerated from seeds (nothing downloaded, no real photo u
 2. ``vision.corners.candidates`` proposes rank-over-suit pairs exactly as at run time;
 3. a candidate is labelled with its card when its rank mark is on a visible index's rank and its partner
    on that index's suit, "not an index" when it is nowhere near a visible index, and left out when it
-   is near an index hidden under something (neither answer is right there);
+   is near an index hidden under something (neither answer is right there); with ``--photos DIR``, the
+   colour photos of light-faced decks of the real photos' ``train`` split are labelled alike from their
+   labelled corner boxes (``photo_samples``) and added;
 4. the convolutional reader (``conv_net``) is fitted by PyTorch (AdamW, one-cycle learning rate) on all
    positives and a sample of the negatives, checked after each epoch on validation scenes drawn with
    the held-out fonts (seeds from ``VALIDATION_SEED``, apart from the benchmark's), and exported to ONNX
@@ -76,7 +80,18 @@ DIR2, and refitted the screen and looks after it (the expert was kept):
     python -m vision.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
         --max-lr 1e-3 --init DIR/reader-0-12000-12000hard.pt
 
-The second expert (session 19) is the expert of another model, OTHER: a reader trained 16 epochs on from the
+The present reader and expert went on from those on the same scenes with real decks and real photos too
+(``docs/CARD_MODEL.md``): the reader 4 epochs, its screen and looks refitted after, and the expert 2 epochs on
+the rows that reader chooses (the photos labelled by the reader committed before, whose file ``--photos`` reads):
+
+    python -m vision.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 4 --max-lr 1e-3 \
+        --init vision/models/index_reader.onnx --out NEW/index_reader.npz
+    python -m vision.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 2 --max-lr 1e-3 \
+        --expert --init vision/models/index_reader.expert.onnx --out NEW/index_reader.npz
+
+The second expert is the expert of another model, OTHER: a reader trained 16 epochs on from the
 committed one, on 12,000 + 12,000 scenes of the present finder (DIR3), and an expert fitted 8 epochs on from the
 committed expert, on the rows that reader chose (OTHER's reader and screens are not used at run time):
 

@@ -33,11 +33,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from device.flows import flow_for
 from device.flows.flow import Flow
-from device.journal import SCHEMA_VERSION, GameRecord, Journal, JournalError
+from device.journal import SCHEMA_VERSION, Event, GameRecord, Journal, JournalError
 from device.session import UNDO, effective
 from scoring.barbu import SEATS
 from scoring.ofc import ROWS
@@ -72,16 +72,17 @@ class ReadOnlyJournal(Journal):
     """A journal opened read-only: it must exist, and nothing is written to it, even by opening it.
 
     With no ``-wal`` file beside it no device has it open, so it is read as an immutable file (no
-    lock or shared-memory file is made); otherwise it is read alongside the device, through its WAL.
+    lock or shared-memory file is made); otherwise, or when ``live`` (the device's own reader, which must
+    see every later commit), it is read alongside the device, through its WAL.
     """
 
-    def __init__(self, path: str | Path) -> None:  # not Journal's: that one creates and writes the file
+    def __init__(self, path: str | Path, live: bool = False) -> None:  # not Journal's: it creates and writes
         self.path = Path(path)
         if not self.path.exists():
             raise JournalError(f"no journal at {self.path}")
         if not self.path.is_file():
             raise JournalError(f"the journal {self.path} is not a file")
-        immutable = "" if Path(f"{self.path}-wal").exists() else "&immutable=1"
+        immutable = "" if live or Path(f"{self.path}-wal").exists() else "&immutable=1"
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{immutable}", uri=True)
             (check,) = self.db.execute("PRAGMA quick_check").fetchone()
@@ -107,6 +108,8 @@ class Score:
     what: str
     player: str
     detail: str = ""
+    marks: tuple[str, ...] = ()
+    """What the event earned besides points, for a club's standings (``Fantasyland``)."""
 
     def __str__(self) -> str:
         return f"{self.player}: {self.what} {self.points}" + (f" ({self.detail})" if self.detail else "")
@@ -207,7 +210,13 @@ def _current(journal: Journal) -> int | None:
     return None if game is None else game.id
 
 
-def replay(journal: Journal, record: GameRecord, current: int | None) -> History:
+class Events(Protocol):
+    """Where a game's events are read from: a journal, or a club server's copy of a table's."""
+
+    def events(self, game_id: int) -> list[Event]: ...
+
+
+def replay(journal: Events, record: GameRecord, current: int | None) -> History:
     """``record``'s events folded through its flow, step by step (``current``: the game in progress)."""
     try:
         flow = flow_for(record.game, record.players, record.settings)
@@ -362,7 +371,7 @@ class OfcLedger(Ledger):
                 for row, value, royalty in zip(ROWS, hand.values, hand.royalties, strict=True))
             fantasy = settled.fantasyland_cards[seat]
             detail = rows + (f"; Fantasyland, {fantasy} cards" if fantasy else "")
-            scores.append(Score(seat, settled.net[seat], "hand", name, detail))
+            scores.append(Score(seat, settled.net[seat], "hand", name, detail, ("Fantasyland",) * bool(fantasy)))
         return scores
 
 

@@ -1,7 +1,7 @@
 """``tablescore run``: the device, on its hardware or on the stand-ins its configuration names.
 
 It builds every part from the configuration (OLED, buttons, seat panel, camera, zones, journal, the
-game's flow), resumes the game in progress from the journal, and loops one camera frame at a time under
+game's flow, the club link when there is a ``[club]`` section), resumes the game in progress from the journal, and loops one camera frame at a time under
 ``Lifecycle`` (systemd's READY and watchdog, a clean stop on SIGTERM). A camera that disappears is
 reported on the OLED and reopened until it comes back; the game carries on where it was. A disk too full
 to open the journal is reported too, and the journal opened once there is room.
@@ -184,13 +184,17 @@ def live(table: Table, play: Play[Any], display: Display, life: Lifecycle, butto
          panel: PanelSource | None) -> None:
     """Play the table's game with the configured camera until a stop is asked for."""
     from device.camera import open_camera
+    from device.club_link import linked
     from device.flows.loop import Loop
 
     config = table.config
-    loop = Loop(play, table.reader, table.calibration, display, buttons=buttons, panel=panel, dice=table.dice)
-    life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
-    camera = config.camera
-    _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height), 1.0 / camera.fps)
+    with linked(config.club, play.journal.path) as link:
+        loop = Loop(play, table.reader, table.calibration, display, buttons=buttons, panel=panel, dice=table.dice,
+                    link=link)
+        life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
+        camera = config.camera
+        _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height),
+              1.0 / camera.fps)
 
 
 def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Camera], period: float) -> None:

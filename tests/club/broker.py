@@ -1,0 +1,88 @@
+"""A real Mosquitto broker for the club tests, on a free localhost port: a user and password for the club
+server and each table, and the ACL of ``systemd/mosquitto-club.conf`` (a table publishes only under its own
+topic). ``stop()`` and ``start()`` take it down and bring it back on the same port with what it persisted."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from device.config import Broker as BrokerSettings
+
+CLUB = "testclub"
+PASSWORD = "secret-{user}"
+"""Each user's password in the tests."""
+
+
+def acl(club: str) -> str:
+    """The club's ACL: the server reads every table and asks for resends; a table (its user name is its
+    table's name) writes only its own topics and reads the resend requests."""
+    return (f"user server\ntopic read tablescore/{club}/#\ntopic write tablescore/{club}/resend\n\n"
+            f"pattern write tablescore/{club}/%u/#\npattern read tablescore/{club}/resend\n")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Mosquitto:
+    """Mosquitto in ``folder`` with users ``server`` and each of ``tables``."""
+
+    def __init__(self, folder: Path, tables: list[str]) -> None:
+        self.folder, self.port = folder, free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "data").mkdir(exist_ok=True)
+        passwords = folder / "passwords"
+        for n, user in enumerate(["server", *tables]):
+            subprocess.run([_tool("mosquitto_passwd"), *(["-c"] if n == 0 else []), "-b", str(passwords), user,
+                            PASSWORD.format(user=user)], check=True, capture_output=True)
+        (folder / "acl").write_text(acl(CLUB))
+        (folder / "mosquitto.conf").write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+            f"acl_file {folder / 'acl'}\npersistence true\npersistence_location {folder / 'data'}/\n"
+            f"autosave_interval 1\nuser {_user()}\nlog_dest file {folder / 'mosquitto.log'}\n")
+
+    def settings(self, user: str) -> BrokerSettings:
+        """How ``user`` reaches the broker."""
+        return BrokerSettings(host="127.0.0.1", port=self.port, username=user, password=PASSWORD.format(user=user))
+
+    def start(self) -> Mosquitto:
+        self.process = subprocess.Popen([_tool("mosquitto"), "-c", str(self.folder / "mosquitto.conf")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"mosquitto failed: {self.process.stderr.read().decode()}")  # type: ignore[union-attr]
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError("mosquitto did not listen within 10 s")
+
+    def stop(self) -> None:
+        """Stop it as systemd does (SIGTERM: it saves what it persists)."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+    if found is None:
+        raise RuntimeError(f"{name} is missing: install the Debian package mosquitto (make test does)")
+    return found
+
+
+def _user() -> str:
+    """Mosquitto started as root runs as this user: the current one, who owns the test's files."""
+    import getpass
+
+    return getpass.getuser()

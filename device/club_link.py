@@ -245,10 +245,11 @@ class ClubLink:
 
     def _run(self) -> None:
         outbox: Outbox | None = None
-        try:
-            outbox = Outbox(self.path, self.config.table)
-            state: dict[str, Any] | None = None
-            while not self._stop.is_set():
+        state: dict[str, Any] | None = None
+        failed: str | None = None
+        while not self._stop.is_set():
+            try:  # the table plays on whatever goes wrong here: the journal keeps everything for later
+                outbox = outbox or Outbox(self.path, self.config.table)
                 if self._token is not None and outbox.resend(self._token):
                     log.info("the club server asks for everything again: resending the journal")
                     state = None
@@ -260,21 +261,24 @@ class ClubLink:
                         self.client.publish(self._topic(STATE), json.dumps(now), qos=1, retain=True)
                         state = now
                 self._wait(outbox)
-        except Exception:  # the table plays on without the club: the journal keeps everything for later
-            log.exception("the club link stopped")
-        finally:
-            if outbox is not None:
-                outbox.close()
+                failed = None
+            except Exception as error:
+                if repr(error) != failed:  # logged once, not at every retry
+                    log.exception("the club link failed; trying again every %s s", RETRY)
+                    failed = repr(error)
+                self._stop.wait(RETRY)
+        if outbox is not None:
+            outbox.close()
 
     def _publish(self, outbox: Outbox, entries: list[Entry]) -> bool:
         """Publish ``entries`` in order, each marked sent once acknowledged; whether all of them were."""
         for entry in entries:
             info = self.client.publish(self._topic(EVENTS), entry.payload(), qos=1)
             deadline = time.monotonic() + ACK_WAIT
-            while not info.is_published() and time.monotonic() < deadline and self.connected:
+            while not _published(info) and time.monotonic() < deadline and self.connected:
                 if self._stop.wait(0.05):
                     return False
-            if not info.is_published():
+            if not _published(info):
                 return False
             refused = info.mid in self._refusals
             if refused != self.refused:
@@ -298,6 +302,14 @@ class ClubLink:
                 return
             if outbox.version() != version:
                 return
+
+
+def _published(info: mqtt.MQTTMessageInfo) -> bool:
+    """Whether the broker has acknowledged a message (not when it could not be sent: the link dropped)."""
+    try:
+        return info.is_published()
+    except (RuntimeError, ValueError):
+        return False
 
 
 @contextmanager

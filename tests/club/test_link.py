@@ -7,6 +7,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ def wait_for(check: Callable[[], object], seconds: float = 15.0) -> None:
 
 def journal_rows(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """A journal's games and events, as the server must hold them."""
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db:
         games = [(id_, game, json.loads(players), json.loads(settings), started, finished,
                   json.loads(result) if result else None) for id_, game, players, settings, started, finished, result
                  in db.execute("SELECT * FROM games ORDER BY id")]
@@ -42,8 +43,12 @@ def journal_rows(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[objec
 
 
 def server_rows(path: Path, table: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    """One table's games and events in the club server's database."""
-    with sqlite3.connect(path) as db:
+    """One table's games and events in the club server's database (none while it is not made yet)."""
+    if not path.exists():
+        return [], []
+    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone():
+            return [], []
         games = [(id_, game, json.loads(players), json.loads(settings), started, finished,
                   json.loads(result) if result else None) for _, id_, game, players, settings, started, finished,
                  result in db.execute("SELECT * FROM games WHERE tbl = ? ORDER BY id", (table,))]

@@ -106,6 +106,8 @@ class Request(BaseHTTPRequestHandler):
             return self._send(HTTPStatus.OK, "application/json", self.served.snapshot(night))
         if path == "/live":
             return self._stream(night)
+        if path == "/favicon.ico":
+            return self._send(HTTPStatus.NO_CONTENT, "image/x-icon", b"")
         match = re.fullmatch(r"/nights/(\d{4}-\d{2}-\d{2})(\.json|\.csv|/sheet)", path)
         if match is None:
             return self._send(HTTPStatus.NOT_FOUND, "text/plain", b"no such page\n")

@@ -253,6 +253,7 @@ class ClubLink:
                 if self._token is not None and outbox.resend(self._token):
                     log.info("the club server asks for everything again: resending the journal")
                     state = None
+                version = outbox.version()  # before reading: a commit from now on wakes the wait
                 entries = outbox.pending()
                 self.queued = len(entries)
                 if self.connected and self._publish(outbox, entries):
@@ -260,7 +261,7 @@ class ClubLink:
                     if now != state and now is not None:
                         self.client.publish(self._topic(STATE), json.dumps(now), qos=1, retain=True)
                         state = now
-                self._wait(outbox)
+                self._wait(outbox, version)
                 failed = None
             except Exception as error:
                 if repr(error) != failed:  # logged once, not at every retry
@@ -293,9 +294,9 @@ class ClubLink:
             self.queued = (self.queued or 1) - 1
         return True
 
-    def _wait(self, outbox: Outbox) -> None:
-        """Until the journal changes, the broker connects, a stop, or RETRY seconds."""
-        version, deadline = outbox.version(), time.monotonic() + RETRY
+    def _wait(self, outbox: Outbox, version: int) -> None:
+        """Until the journal changes from ``version``, the broker connects, a stop, or RETRY seconds."""
+        deadline = time.monotonic() + RETRY
         while time.monotonic() < deadline:
             if self._wake.wait(POLL):
                 self._wake.clear()

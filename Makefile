@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < pyproject.toml | cut -d' ' -f1)
 
-.PHONY: demo test setup system-packages
+.PHONY: demo test setup system-packages club-packages
 
 setup: $(STAMP)
 
@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@$(PY) -c 'import cv2' 2>/dev/null || $(MAKE) --no-print-directory system-packages
+	@$(CLUB_TOOLS) || $(MAKE) --no-print-directory club-packages
 	@$(PY) -c 'from vision import render; render.available(render.RANK_FONTS)' 2>/dev/null \
 	  || $(MAKE) --no-print-directory fonts
 	@rm -f $(VENV)/.installed-* && touch $@
@@ -53,3 +54,12 @@ bench-setup: $(STAMP) fonts
 fonts:
 	@$(call apt_install,the fonts card faces are rendered in,$(FONT_PACKAGES),echo "card faces are rendered in \
 	the fonts of: $(FONT_PACKAGES) (sudo apt-get install them)")
+
+# Club mode's tests run a real Mosquitto broker and the live page in headless Chromium: installed when we may
+# (root with apt-get), else named.
+CLUB_PACKAGES := mosquitto chromium chromium-driver
+CLUB_TOOLS := { [ -x /usr/sbin/mosquitto ] && command -v chromium && command -v chromedriver; } >/dev/null
+club-packages:
+	@$(call apt_install,the broker and browser club mode's tests run,$(CLUB_PACKAGES),:)
+	@$(CLUB_TOOLS) || { echo "club mode's tests need the system packages $(CLUB_PACKAGES) \
+	(sudo apt-get install $(CLUB_PACKAGES))"; exit 1; }

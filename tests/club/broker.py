@@ -1,6 +1,6 @@
 """A real Mosquitto broker for the club tests, on a free localhost port: a user and password for the club
-server and each table, and the ACL of ``systemd/mosquitto-club.conf`` (a table publishes only under its own
-topic). ``stop()`` and ``start()`` take it down and bring it back on the same port with what it persisted."""
+server and each table, and the example ACL ``systemd/mosquitto-club.acl`` (a table publishes only under its
+own topic). ``stop()`` and ``start()`` take it down and bring it back on the same port with what it persisted."""
 
 from __future__ import annotations
 
@@ -12,16 +12,15 @@ from pathlib import Path
 
 from device.config import Broker as BrokerSettings
 
+EXAMPLE_ACL = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto-club.acl"
 CLUB = "testclub"
 PASSWORD = "secret-{user}"
 """Each user's password in the tests."""
 
 
 def acl(club: str) -> str:
-    """The club's ACL: the server reads every table and asks for resends; a table (its user name is its
-    table's name) writes only its own topics and reads the resend requests."""
-    return (f"user server\ntopic read tablescore/{club}/#\ntopic write tablescore/{club}/resend\n\n"
-            f"pattern write tablescore/{club}/%u/#\npattern read tablescore/{club}/resend\n")
+    """The club's ACL: the example ``systemd/mosquitto-club.acl`` for ``club``."""
+    return EXAMPLE_ACL.read_text().replace("tablescore/riverside/", f"tablescore/{club}/")
 
 
 def free_port() -> int:

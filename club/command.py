@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablescore club serve: {error}", file=sys.stderr)
         return 2
     with club, Lifecycle() as life:
-        host, port = club.web.server_address[:2]
+        host, port = str(club.web.server_address[0]), club.web.server_address[1]
         log.info("the standings are on http://%s:%s/ (the TV's page: /tv)", host, port)
         life.ready(f"club {config.club.name}: http://{host}:{port}/")
         while life.alive():

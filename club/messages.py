@@ -94,7 +94,7 @@ class Entry:
                            "kind": self.kind, "data": self.data, "at": self.at}).encode()
 
     @classmethod
-    def parse(cls, table: str, payload: bytes) -> Entry:
+    def parse(cls, table: str, payload: bytes | bytearray) -> Entry:
         """The entry of a message from ``table``; ValueError naming what is wrong with it."""
         try:
             body = json.loads(payload)

@@ -84,7 +84,7 @@ class Store:
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
-            return self.db.total_changes > before
+            return bool(self.db.total_changes > before)
 
     def report(self, table: str, status: str | None = None, state: dict[str, Any] | None = None) -> None:
         """A table's retained status (``online``, ``offline``) or state."""

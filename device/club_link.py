@@ -229,7 +229,7 @@ class ClubLink:
         self._wake.set()
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if self.connected:
+        if self.connected and not self._stop.is_set():
             log.warning("lost the club's broker (%s): entries wait in the journal", reason)
         self.connected = False
 

@@ -140,8 +140,7 @@ def main() -> int:
         table(args.table, args.journal, args.config, args.seconds, args.fps, args.out)
         return 0
 
-    from tests.club.broker import Mosquitto, free_port
-    from tests.club.conftest import server_config, table_config
+    from tests.club.broker import Mosquitto, free_port, server_config, table_config
     from tests.club.test_link import journal_rows, server_rows
 
     names = [f"t{n:02d}" for n in range(args.tables)]

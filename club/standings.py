@@ -64,7 +64,8 @@ class Club:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._replayed: dict[tuple[str, int], tuple[tuple[int, float | None, str], History]] = {}
+        self._replayed: dict[tuple[str, int], tuple[tuple[int, float | None, bool], History]] = {}
+        """Each game replayed, with what it was replayed at: its events, its end, whether in progress."""
 
     def games(self) -> list[Game]:
         """Every table's games, oldest first."""
@@ -76,7 +77,7 @@ class Club:
                 current[table] = record.id
         games = []
         for table, record in records:
-            key = (counts.get((table, record.id), 0), record.finished, "current" * (current.get(table) == record.id))
+            key = (counts.get((table, record.id), 0), record.finished, current.get(table) == record.id)
             cached = self._replayed.get((table, record.id))
             if cached is None or cached[0] != key:
                 cached = key, replay(TableEvents(self.store, table), record, current.get(table))

@@ -1,6 +1,7 @@
 """A real Mosquitto broker for the club tests, on a free localhost port: a user and password for the club
 server and each table, and the example ACL ``systemd/mosquitto-club.acl`` (a table publishes only under its
-own topic). ``stop()`` and ``start()`` take it down and bring it back on the same port with what it persisted."""
+own topic). ``stop()`` and ``start()`` take it down and bring it back on the same port with what it persisted.
+``table_config`` and ``server_config`` write the configurations of a table and of the club server on it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from device.config import Broker as BrokerSettings
 
 EXAMPLE_ACL = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto-club.acl"
 CLUB = "testclub"
+TABLES = ["north", "south", "east"]
 PASSWORD = "secret-{user}"
 """Each user's password in the tests."""
 
@@ -21,6 +23,22 @@ PASSWORD = "secret-{user}"
 def acl(club: str) -> str:
     """The club's ACL: the example ``systemd/mosquitto-club.acl`` for ``club``."""
     return EXAMPLE_ACL.read_text().replace("tablescore/riverside/", f"tablescore/{club}/")
+
+
+def table_config(broker: Mosquitto, table: str, players: list[str]) -> str:
+    """A device configuration (TOML) for ``table`` in club mode, playing Gin Rummy."""
+    settings = broker.settings(table)
+    names = ", ".join(f'"{name}"' for name in players)
+    return (f'[table]\ngame = "gin"\nplayers = [{names}]\n[club]\nname = "{CLUB}"\ntable = "{table}"\n'
+            f'host = "{settings.host}"\nport = {settings.port}\npassword = "{settings.password}"\n')
+
+
+def server_config(broker: Mosquitto, database: Path) -> str:
+    """The club server's configuration (TOML) on ``broker``, its web pages on a free port."""
+    settings = broker.settings("server")
+    return (f'[club]\nname = "{CLUB}"\n[broker]\nhost = "{settings.host}"\nport = {settings.port}\n'
+            f'username = "server"\npassword = "{settings.password}"\n[server]\ndatabase = "{database}"\n'
+            f'listen = "127.0.0.1"\nport = 0\n')
 
 
 def free_port() -> int:

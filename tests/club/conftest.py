@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.club.broker import CLUB, Mosquitto
-
-TABLES = ["north", "south", "east"]
+from tests.club.broker import TABLES, Mosquitto
 
 
 @pytest.fixture(name="broker")
@@ -18,19 +16,3 @@ def broker_fixture(tmp_path: Path) -> Iterator[Mosquitto]:
     broker = Mosquitto(tmp_path / "broker", TABLES).start()
     yield broker
     broker.stop()
-
-
-def table_config(broker: Mosquitto, table: str, players: list[str]) -> str:
-    """A device configuration (TOML) for ``table`` in club mode, playing Gin Rummy."""
-    settings = broker.settings(table)
-    names = ", ".join(f'"{name}"' for name in players)
-    return (f'[table]\ngame = "gin"\nplayers = [{names}]\n[club]\nname = "{CLUB}"\ntable = "{table}"\n'
-            f'host = "{settings.host}"\nport = {settings.port}\npassword = "{settings.password}"\n')
-
-
-def server_config(broker: Mosquitto, database: Path) -> str:
-    """The club server's configuration (TOML) on ``broker``, its web pages on a free port."""
-    settings = broker.settings("server")
-    return (f'[club]\nname = "{CLUB}"\n[broker]\nhost = "{settings.host}"\nport = {settings.port}\n'
-            f'username = "server"\npassword = "{settings.password}"\n[server]\ndatabase = "{database}"\n'
-            f'listen = "127.0.0.1"\nport = 0\n')

@@ -19,8 +19,7 @@ from club.serve import ClubServer
 from device.club_link import ClubLink
 from device.config import Club, ConfigError, parse
 from device.journal import Journal
-from tests.club.broker import CLUB, Mosquitto
-from tests.club.conftest import server_config
+from tests.club.broker import CLUB, Mosquitto, server_config
 from tests.club.table import play
 
 

@@ -16,8 +16,7 @@ from pathlib import Path
 from club.config import parse as parse_server
 from club.serve import ClubServer
 from device.journal import Journal
-from tests.club.broker import Mosquitto, free_port
-from tests.club.conftest import TABLES, server_config, table_config
+from tests.club.broker import TABLES, Mosquitto, free_port, server_config, table_config
 from tests.club.table import play
 from tests.club.test_link import journal_rows, link_for, server_rows, wait_for
 

@@ -20,8 +20,7 @@ from selenium.webdriver.common.by import By
 from club.config import parse as parse_server
 from club.serve import ClubServer
 from device.journal import Journal
-from tests.club.broker import Mosquitto
-from tests.club.conftest import server_config
+from tests.club.broker import Mosquitto, server_config
 from tests.club.table import play
 from tests.club.test_link import link_for, wait_for
 

@@ -15,8 +15,7 @@ import pytest
 from club.config import parse as parse_server
 from club.serve import ClubServer
 from device import cli
-from tests.club.broker import Mosquitto, free_port
-from tests.club.conftest import server_config, table_config
+from tests.club.broker import Mosquitto, free_port, server_config, table_config
 from tests.club.test_link import wait_for
 from tests.device.notify_standin import NotifySocket
 from tests.systemd.test_service import command, configuration, run_as_systemd_would

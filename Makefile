@@ -55,10 +55,11 @@ fonts:
 	@$(call apt_install,the fonts card faces are rendered in,$(FONT_PACKAGES),echo "card faces are rendered in \
 	the fonts of: $(FONT_PACKAGES) (sudo apt-get install them)")
 
-# Club mode's tests run a real Mosquitto broker and the live page in headless Chromium: installed when we may
-# (root with apt-get), else named.
-CLUB_PACKAGES := mosquitto chromium chromium-driver
-CLUB_TOOLS := { [ -x /usr/sbin/mosquitto ] && command -v chromium && command -v chromedriver; } >/dev/null
+# Club mode's tests run a real Mosquitto broker (with TLS certificates openssl makes) and the live page in
+# headless Chromium: installed when we may (root with apt-get), else named.
+CLUB_PACKAGES := mosquitto openssl chromium chromium-driver
+CLUB_TOOLS := { [ -x /usr/sbin/mosquitto ] && command -v openssl && command -v chromium && command -v chromedriver; } \
+	>/dev/null
 club-packages:
 	@$(call apt_install,the broker and browser club mode's tests run,$(CLUB_PACKAGES),:)
 	@$(CLUB_TOOLS) || { echo "club mode's tests need the system packages $(CLUB_PACKAGES) \

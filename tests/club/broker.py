@@ -41,6 +41,21 @@ def server_config(broker: Mosquitto, database: Path) -> str:
             f'listen = "127.0.0.1"\nport = 0\n')
 
 
+def certificates(folder: Path) -> str:
+    """A certificate authority (``ca.crt``) and the broker's certificate for 127.0.0.1 signed by it, made with
+    openssl in ``folder``; the listener's lines that use them."""
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=club test CA")
+    openssl("req", *key, "-keyout", "broker.key", "-out", "broker.csr", "-subj", "/CN=127.0.0.1")
+    (folder / "names.cnf").write_text("subjectAltName = IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "broker.crt", "-days", "2", "-extfile", "names.cnf")
+    return f"cafile {folder / 'ca.crt'}\ncertfile {folder / 'broker.crt'}\nkeyfile {folder / 'broker.key'}\n"
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -50,8 +65,11 @@ def free_port() -> int:
 class Mosquitto:
     """Mosquitto in ``folder`` with users ``server`` and each of ``tables``."""
 
-    def __init__(self, folder: Path, tables: list[str]) -> None:
+    def __init__(self, folder: Path, tables: list[str], tls: bool = False) -> None:
         self.folder, self.port = folder, free_port()
+        self.tls_port = free_port() if tls else None
+        """With ``tls``, a second listener speaking TLS with a certificate for 127.0.0.1 from ``ca``."""
+        self.ca = folder / "ca.crt"
         self.process: subprocess.Popen[bytes] | None = None
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "data").mkdir(exist_ok=True)
@@ -63,7 +81,8 @@ class Mosquitto:
         (folder / "mosquitto.conf").write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
             f"acl_file {folder / 'acl'}\npersistence true\npersistence_location {folder / 'data'}/\n"
-            f"autosave_interval 1\nuser {_user()}\nlog_dest file {folder / 'mosquitto.log'}\n")
+            f"autosave_interval 1\nuser {_user()}\nlog_dest file {folder / 'mosquitto.log'}\n"
+            + (f"listener {self.tls_port} 127.0.0.1\n{certificates(folder)}" if tls else ""))
 
     def settings(self, user: str) -> BrokerSettings:
         """How ``user`` reaches the broker."""

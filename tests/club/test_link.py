@@ -8,6 +8,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -63,10 +64,15 @@ def server_fixture(broker: Mosquitto, tmp_path: Path) -> Iterator[ClubServer]:
         yield server
 
 
-def link_for(broker: Mosquitto, table: str, journal: Path, user: str | None = None) -> ClubLink:
+def club_settings(broker: Mosquitto, table: str, user: str | None = None) -> Club:
+    """A table's ``[club]`` section on ``broker``, logging in as ``user`` (the table's own by default)."""
     settings = broker.settings(user or table)
-    return ClubLink(Club(host=settings.host, port=settings.port, username=settings.username,
-                         password=settings.password, name=CLUB, table=table), journal)
+    return Club(host=settings.host, port=settings.port, username=settings.username, password=settings.password,
+                name=CLUB, table=table)
+
+
+def link_for(broker: Mosquitto, table: str, journal: Path, user: str | None = None) -> ClubLink:
+    return ClubLink(club_settings(broker, table, user), journal)
 
 
 def test_a_device_without_a_club_section_has_no_link_and_a_wrong_one_is_named() -> None:
@@ -132,3 +138,24 @@ def test_the_broker_refuses_a_table_another_tables_topic(broker: Mosquitto, serv
     forger.loop_stop()
     assert refused == [True, False]  # its own topic it may use (the server skips what is not an entry)
     assert server.store.empty()
+
+
+def test_tls_to_the_broker_is_a_setting(tmp_path: Path) -> None:
+    broker = Mosquitto(tmp_path / "broker", ["north"], tls=True).start()
+    path = tmp_path / "north.db"
+    with Journal(path) as journal:
+        play(journal, ["Ann", "Bob"], 1)
+    settings = club_settings(broker, "north")
+    try:
+        with ClubServer(parse_server(server_config(broker, tmp_path / "club.db"))) as server:
+            for untrusted in (replace(settings, port=broker.tls_port, tls=True),  # the system's CAs: not ours
+                              replace(settings, port=broker.tls_port)):           # no TLS to a TLS listener
+                with ClubLink(untrusted, path) as link:
+                    time.sleep(1.0)
+                    assert link.brief() == "offline, queued 3"
+            assert server.store.empty()
+            with ClubLink(replace(settings, port=broker.tls_port, tls=True, ca_file=str(broker.ca)), path) as link:
+                wait_for(lambda: server_rows(server.store.path, "north") == journal_rows(path))
+                wait_for(lambda: link.brief() == "club ok")
+    finally:
+        broker.stop()

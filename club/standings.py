@@ -85,10 +85,6 @@ class Club:
             games.append(Game(table, cached[1]))
         return sorted(games, key=lambda game: (game.history.record.started, game.table))
 
-    def nights(self) -> list[str]:
-        """The nights with games, newest first."""
-        return sorted({game.night for game in self.games()}, reverse=True)
-
     def snapshot(self, night: str | None = None) -> dict[str, Any]:
         """Everything the page shows for ``night`` (the newest with games, when None): each table's state,
         the standings of each kind of game, and the night's games."""

@@ -205,7 +205,7 @@ body.tv nav{display:none}
 <body>
 <h1 id="title">Club standings</h1>
 <nav><span id="night"></span> &middot; <a id="json">JSON</a> &middot; <a id="csv">CSV</a> &middot;
-<a id="sheet">printable sheet</a> &middot; <a href="/tv">TV</a></nav>
+<a id="sheet">printable sheet</a> &middot; <a href="/tv">TV</a> &middot; other nights: <span id="nights"></span></nav>
 <section><h2>Tables</h2><div class="tables" id="tables"></div></section>
 <section id="standings"></section>
 <script>
@@ -229,6 +229,11 @@ function render(data) {
   document.getElementById("night").textContent = data.night;
   for (const [id, href] of [["json", ".json"], ["csv", ".csv"], ["sheet", "/sheet"]])
     document.getElementById(id).href = "/nights/" + data.night + href;
+  document.getElementById("nights").replaceChildren(...data.nights.filter(n => n !== data.night).map(n => {
+    const link = el("a", n + " ");
+    link.href = location.pathname + "?night=" + n;
+    return link;
+  }));
   const tables = document.getElementById("tables");
   tables.replaceChildren(...data.tables.map(t => {
     const box = el("div", null, "table" + (t.online ? "" : " offline"));

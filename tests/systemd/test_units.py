@@ -166,3 +166,13 @@ def test_the_club_servers_example_configuration_loads_and_keeps_its_database_in_
     assert (config.club.name, config.broker.username, config.server.port) == ("riverside", "server", 8080)
     acl = (SYSTEMD / "mosquitto-club.acl").read_text()
     assert "pattern write tablescore/riverside/%u/#" in acl  # the ACL tests/club run the broker with
+
+
+def test_the_example_configurations_club_section_loads_once_uncommented() -> None:
+    from device.config import parse
+
+    text = (SYSTEMD / "tablescore.toml").read_text()
+    club = text[text.index("# [club]"):]
+    config = parse("\n".join(line.removeprefix("# ") for line in club.splitlines()))
+    assert config.club is not None and (config.club.name, config.club.user) == ("riverside", "north")
+    assert load(SYSTEMD / "tablescore.toml").club is None  # as shipped, the table runs on its own

@@ -9,7 +9,7 @@ each game over (``club.messages.Entry``). What was acknowledged is kept beside t
 marked sent once the broker acknowledges it, then the table's state (retained). While the broker cannot
 be reached (Wi-Fi gone, broker restarted) entries wait in the journal and go out in order when it is back;
 paho reconnects on its own. The loop only asks ``brief()`` for the OLED's title bar: ``club ok``,
-``queued 3``, ``offline``.
+``queued 3``, ``offline``, ``login refused``, ``refused by broker``.
 
 >>> import pathlib, tempfile
 >>> from device.journal import Journal
@@ -162,6 +162,8 @@ class ClubLink:
         """Entries waiting for the broker (None until the journal has been read)."""
         self.refused = False
         """Whether the broker refused the latest entry (the ACL does not let this table's user publish it)."""
+        self.login: str | None = None
+        """Why the broker refused the latest login (a wrong user name or password), if it did."""
         self._refusals: set[int] = set()
         self._token: str | None = None
         self._wake = threading.Event()
@@ -206,6 +208,8 @@ class ClubLink:
         'club ok'
         """
         if not self.connected:
+            if self.login:
+                return "login refused"
             return f"offline, queued {self.queued}" if self.queued else "offline"
         if self.queued is None:
             return "connecting"
@@ -220,8 +224,11 @@ class ClubLink:
 
     def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
-            log.error("the club's broker refuses this table: %s", reason)
+            if str(reason) != self.login:  # logged once, not at every retry
+                log.error("the club's broker refuses user %r: %s", self.config.user, reason)
+            self.login = str(reason)
             return
+        self.login = None
         log.info("connected to the club's broker %s:%s", self.config.host, self.config.port)
         client.publish(self._topic(STATUS), ONLINE, qos=1, retain=True)
         client.subscribe(resend_topic(self.config.name), qos=1)

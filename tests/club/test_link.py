@@ -118,7 +118,7 @@ def test_the_server_counts_a_message_sent_twice_once(broker: Mosquitto, server: 
     assert not any(new for _, new in added)  # counted once
 
 
-def test_the_broker_refuses_a_table_another_tables_topic(broker: Mosquitto, server: ClubServer,
+def test_the_broker_refuses_a_table_another_tables_topic_and_a_wrong_password(broker: Mosquitto, server: ClubServer,
                                                          tmp_path: Path) -> None:
     path = tmp_path / "forged.db"
     with Journal(path) as journal:
@@ -126,6 +126,10 @@ def test_the_broker_refuses_a_table_another_tables_topic(broker: Mosquitto, serv
     with link_for(broker, "south", path, user="north") as link:  # north's password, south's topics
         wait_for(lambda: link.brief() == "refused by broker")
         assert link.queued == 3
+    wrong = replace(club_settings(broker, "south"), password="guessed")
+    with ClubLink(wrong, path) as link:
+        wait_for(lambda: link.brief() == "login refused")
+        assert "Not authorized" in (link.login or "")
     refused: list[bool] = []
     forger = client(broker.settings("north"), "forger")
     forger.on_publish = lambda c, u, mid, reason, p: refused.append(reason.is_failure)

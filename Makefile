@@ -10,7 +10,7 @@ LOCK ?= constraints/current.txt
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml $(LOCK) | cksum | cut -d' ' -f1)
 
-.PHONY: demo test setup system-packages lock
+.PHONY: demo test setup system-packages lock club-packages
 
 setup: $(STAMP)
 
@@ -28,6 +28,7 @@ demo: $(STAMP)
 	$(VENV)/bin/tablescore demo --headless --once --out demo-frames
 
 test: $(STAMP)
+	@$(CLUB_TOOLS) || $(MAKE) --no-print-directory club-packages
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict scoring
@@ -53,3 +54,13 @@ system-packages:
 .PHONY: bench-setup
 bench-setup: $(STAMP)
 	$(PY) -m pip install --quiet --constraint $(LOCK) -e '.[dev,bench]'
+
+# Club mode's tests run a real Mosquitto broker (with TLS certificates openssl makes) and the live page in
+# headless Chromium: installed when we may (root with apt-get), else named.
+CLUB_PACKAGES := mosquitto openssl chromium chromium-driver
+CLUB_TOOLS := { [ -x /usr/sbin/mosquitto ] && command -v openssl && command -v chromium && command -v chromedriver; } \
+	>/dev/null
+club-packages:
+	@$(call apt_install,the broker and browser club mode's tests run,$(CLUB_PACKAGES),:)
+	@$(CLUB_TOOLS) || { echo "club mode's tests need the system packages $(CLUB_PACKAGES) \
+	(sudo apt-get install $(CLUB_PACKAGES))"; exit 1; }

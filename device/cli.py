@@ -18,6 +18,7 @@ import errno  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 
+from club import command as club_command  # noqa: E402
 from device import __version__, history_command, recognize_command, run_command, score_command  # noqa: E402
 from device.demo import command as demo_command  # noqa: E402
 
@@ -35,6 +36,7 @@ def parser() -> argparse.ArgumentParser:
     run_command.add_parser(commands)
     history_command.add_parser(commands)
     demo_command.add_parser(commands)
+    club_command.add_parser(commands)
     return top
 
 

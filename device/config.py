@@ -163,6 +163,46 @@ class Dice(Section):
 
 
 @dataclass(frozen=True)
+class Broker(Section):
+    """The club's MQTT broker: where it listens, the user and password to log in with, and whether to speak
+    TLS to it (checked against ``ca_file``, or the system's certificate authorities when it is empty)."""
+
+    host: str = "localhost"
+    port: int = 1883
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""
+
+    def check(self) -> None:
+        if not 0 < self.port < 65536:
+            raise ValueError(f"port: {self.port} is not a TCP port (1-65535; MQTT's is 1883, 8883 with TLS)")
+        if not self.host:
+            raise ValueError("host: the broker's host name or address is missing")
+
+
+@dataclass(frozen=True)
+class Club(Broker):
+    """Club mode: the club's and this table's names (the table's topics are ``tablescore/<name>/<table>/``)
+    and the broker it publishes to; the user name is the table's unless given."""
+
+    name: str = ""
+    table: str = ""
+
+    def check(self) -> None:
+        from club.messages import check_name
+
+        super().check()
+        check_name("name", self.name)
+        check_name("table", self.table)
+
+    @property
+    def user(self) -> str:
+        """The user name to log in with."""
+        return self.username or self.table
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration."""
 
@@ -175,6 +215,8 @@ class Config:
     journal: Journal = field(default_factory=Journal)
     dice: Dice = field(default_factory=Dice)
     zones: str | None = None
+    club: Club | None = None
+    """Club mode's settings; None (no ``[club]`` section) runs the table on its own."""
 
 
 def _one_of(value: object, allowed: tuple[object, ...], name: str) -> None:
@@ -187,7 +229,7 @@ def _positive(value: float, name: str, unit: str) -> None:
         raise ValueError(f"{name}: {value!r} must be a number of {unit} above 0")
 
 
-def _section(kind: type[Section], data: object, name: str) -> Section:
+def section(kind: type[Section], data: object, name: str) -> Section:
     """Build the dataclass ``kind`` from a TOML table, checking each entry's type."""
     if not isinstance(data, dict):
         raise ConfigError(f"[{name}] must be a table of settings")
@@ -207,6 +249,8 @@ def _section(kind: type[Section], data: object, name: str) -> Section:
 
 
 def _fits(value: object, hint: Any) -> bool:
+    if hint is bool:
+        return isinstance(value, bool)
     origin = typing.get_origin(hint)
     if origin in (types.UnionType, typing.Union):
         return any(_fits(value, arm) for arm in typing.get_args(hint))
@@ -241,11 +285,12 @@ def parse(text: str, source: str = "configuration") -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}", f"not valid TOML: {error}") from None
-    sections = {f.name: f.type for f in dataclasses.fields(Config)}
+    sections = typing.get_type_hints(Config)
     built: dict[str, Any] = {}
     try:
         for name, value in data.items():
-            if name not in sections:
+            hint = sections.get(name)
+            if hint is None:
                 raise ConfigError(f"[{name}]: unknown section (known: {', '.join(sorted(sections))})")
             if name == "games":
                 built[name] = _games(value)
@@ -254,7 +299,8 @@ def parse(text: str, source: str = "configuration") -> Config:
                     raise ConfigError("zones: expected the path of a zones file")
                 built[name] = value
             else:
-                built[name] = _section(typing.get_type_hints(Config)[name], value, name)
+                (kind,) = (arm for arm in typing.get_args(hint) or (hint,) if arm is not type(None))
+                built[name] = section(kind, value, name)
     except ConfigError as error:
         raise ConfigError(f"{source}: {error}", str(error)) from None
     return Config(**built)

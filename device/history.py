@@ -33,11 +33,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from device.flows import flow_for
 from device.flows.flow import Flow
-from device.journal import SCHEMA_VERSION, GameRecord, Journal, JournalError
+from device.journal import SCHEMA_VERSION, Event, GameRecord, Journal, JournalError
 from device.session import UNDO, effective
 from scoring.barbu import SEATS
 from scoring.ofc import ROWS
@@ -73,17 +73,18 @@ class ReadOnlyJournal(Journal):
     """A journal opened read-only: it must exist, and nothing is written to it, even by opening it.
 
     With no ``-wal`` file beside it no device has it open, so it is read as an immutable file (no
-    lock or shared-memory file is made); otherwise it is read alongside the device, through its WAL.
+    lock or shared-memory file is made); otherwise, or when ``live`` (the device's own reader, which must
+    see every later commit), it is read alongside the device, through its WAL.
     """
 
-    def __init__(self, path: str | Path) -> None:  # not Journal's: that one creates and writes the file
+    def __init__(self, path: str | Path, live: bool = False) -> None:  # not Journal's: it creates and writes
         self.path = Path(path)
         if not self.path.exists():
             raise JournalError(f"no journal at {self.path}")
         if not self.path.is_file():
             raise JournalError(f"the journal {self.path} is not a file")
         wal = Path(f"{self.path}-wal")
-        immutable = "" if wal.exists() else "&immutable=1"
+        immutable = "" if live or wal.exists() else "&immutable=1"
         try:
             self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{immutable}", uri=True)
             (check,) = self.db.execute("PRAGMA quick_check").fetchone()
@@ -112,6 +113,8 @@ class Score:
     what: str
     player: str
     detail: str = ""
+    marks: tuple[str, ...] = ()
+    """What the event earned besides points, for a club's standings (``Fantasyland``)."""
 
     def __str__(self) -> str:
         return f"{self.player}: {self.what} {self.points}" + (f" ({self.detail})" if self.detail else "")
@@ -213,7 +216,13 @@ def _current(journal: Journal) -> set[int]:
     return {game.id for kind in kinds if (game := journal.current_game(kind)) is not None}
 
 
-def replay(journal: Journal, record: GameRecord, current: set[int]) -> History:
+class Events(Protocol):
+    """Where a game's events are read from: a journal, or a club server's copy of a table's."""
+
+    def events(self, game_id: int) -> list[Event]: ...
+
+
+def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
     """``record``'s events folded through its flow, step by step (``current``: the games in progress)."""
     try:
         flow = flow_for(record.game, record.players, record.settings)
@@ -368,7 +377,7 @@ class OfcLedger(Ledger):
                 for row, value, royalty in zip(ROWS, hand.values, hand.royalties, strict=True))
             fantasy = settled.fantasyland_cards[seat]
             detail = rows + (f"; Fantasyland, {fantasy} cards" if fantasy else "")
-            scores.append(Score(seat, settled.net[seat], "hand", name, detail))
+            scores.append(Score(seat, settled.net[seat], "hand", name, detail, ("Fantasyland",) * bool(fantasy)))
         return scores
 
 

@@ -1,12 +1,13 @@
 """``tablescore run``: the device, on its hardware or on the stand-ins its configuration names.
 
 It builds every part from the configuration (OLED, buttons, seat panel, camera, zones, journal, the
-game's flow), resumes the game in progress from the journal, and loops one camera frame at a time under
-``Lifecycle`` (systemd's READY and watchdog, a clean stop on SIGTERM). A camera that disappears, or
-gives frames of another shape than the table's calibration, is reported on the OLED and reopened until
-it comes back right; the game carries on where it was. A disk too full to open the journal is reported
-too, and the journal opened once there is room. One process writes a journal: a second is refused.
-A configuration or a journal that cannot be used stops it with exit status 2, saying why on the OLED.
+game's flow, the club link when there is a ``[club]`` section), resumes the game in progress from the journal,
+and loops one camera frame at a time under ``Lifecycle`` (systemd's READY and watchdog, a clean stop on
+SIGTERM). A camera that disappears, or gives frames of another shape than the table's calibration, is
+reported on the OLED and reopened until it comes back right; the game carries on where it was. A disk too
+full to open the journal is reported too, and the journal opened once there is room. One process writes a
+journal: a second is refused. A configuration or a journal that cannot be used stops it with exit status 2,
+saying why on the OLED.
 """
 
 from __future__ import annotations
@@ -240,13 +241,17 @@ def live(table: Table, play: Play[Any], display: Display, life: Lifecycle, butto
          panel: PanelSource | None) -> None:
     """Play the table's game with the configured camera until a stop is asked for."""
     from device.camera import open_camera
+    from device.club_link import linked
     from device.flows.loop import Loop
 
     config = table.config
-    loop = Loop(play, table.reader, table.calibration, display, buttons=buttons, panel=panel, dice=table.dice)
-    life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
-    camera = config.camera
-    _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height), 1.0 / camera.fps)
+    with linked(config.club, play.journal.path) as link:
+        loop = Loop(play, table.reader, table.calibration, display, buttons=buttons, panel=panel, dice=table.dice,
+                    link=link)
+        life.ready(f"{config.table.game}: {' v '.join(config.table.players)}")
+        camera = config.camera
+        _loop(life, loop, display, lambda: open_camera(camera.source, camera.width, camera.height),
+              1.0 / camera.fps)
 
 
 def _loop(life: Lifecycle, loop: Loop, display: Display, opener: Callable[[], Camera], period: float) -> None:

@@ -11,6 +11,11 @@ CONFIG_DIR=/etc/tablescore
 CONFIG=$CONFIG_DIR/tablescore.toml
 UNIT_DIR=/etc/systemd/system
 UNITS=(tablescore.service tablescore-kiosk.service)
+CLUB_UNIT=tablescore-club.service                          # the club server (install.sh --club-server)
+CLUB_CONFIG=$CONFIG_DIR/club.toml
+CLUB_STATE_DIR=/var/lib/tablescore-club                    # its StateDirectory=: the club's database
+CLUB_DROP_IN_DIR=$UNIT_DIR/tablescore.service.d            # a club's table: the network for its broker
+MOSQUITTO_DIR=/etc/mosquitto
 STATE_DIR=/var/lib/tablescore                              # systemd's StateDirectory=: the journal
 MODULES_CONF=/etc/modules-load.d/tablescore.conf
 ACCOUNT=tablescore

@@ -12,7 +12,8 @@ each player of the game being played; a measured calibration for frames of anoth
 The display is written only when the page changes, or again at each frame while it reports a ``fault``
 (a bus error) until the page gets through. A seat panel that has ``status()`` and was connected is watched:
 while it is unplugged the page's title bar says so, and the log says so once when it goes and once when
-it is back; its presses wait in the Pico until then.
+it is back; its presses wait in the Pico until then. A club ``link`` (``device.club_link.ClubLink``) has
+``brief()``, which the title bar shows after the game's title (``Gin · queued 2``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ class PanelSource(Protocol):
     def get(self, timeout: float | None = None) -> PanelEvent | None: ...
 
 
+class LinkSource(Protocol):
+    def brief(self) -> str: ...
+
+
 class Screen_(Protocol):
     def show(self, screen: Screen) -> None: ...
 
@@ -56,10 +61,11 @@ class Loop:
 
     def __init__(self, play: Play[Any], read: Reader, calibration: Calibration, display: Screen_, *,
                  tracker: Tracker | None = None, buttons: ButtonSource | None = None,
-                 panel: PanelSource | None = None, dice: DiceReader | None = None) -> None:
+                 panel: PanelSource | None = None, dice: DiceReader | None = None,
+                 link: LinkSource | None = None) -> None:
         self.play, self.read, self.calibration, self.display = play, read, calibration, display
         self.tracker = tracker or Tracker()
-        self.buttons, self.panel, self.dice = buttons, panel, dice
+        self.buttons, self.panel, self.dice, self.link = buttons, panel, dice, link
         self.shown: Screen | None = None
         self.panel_seen = False
         """Whether the seat panel has been connected: only then is its absence a fault."""
@@ -85,6 +91,8 @@ class Loop:
         fault = self._panel_fault()
         if fault is not None:
             page = replace(page, title=fault)
+        if self.link is not None:
+            page = replace(page, title=f"{page.title} · {self.link.brief()}")
         if page != self.shown:
             self.display.show(page)
             self.shown = None if getattr(self.display, "fault", None) else page  # a bus error: draw it again

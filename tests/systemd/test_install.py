@@ -201,3 +201,46 @@ def test_only_root_installs_for_real(rehearsal: Rehearsal) -> None:
         help_ = subprocess.run([str(SYSTEMD / script), "--help"], env=rehearsal.env, capture_output=True,
                                text=True, timeout=60)
         assert help_.returncode == 0 and f"sudo systemd/{script}" in help_.stdout
+
+
+def test_a_club_table_gets_the_network_drop_in_and_loses_it_when_installed_without(rehearsal: Rehearsal) -> None:
+    assert rehearsal.would_run("install.sh", "--club") == FIRST_RUN
+    drop_in = rehearsal.file("/etc/systemd/system/tablescore.service.d/club.conf")
+    assert drop_in.read_bytes() == (SYSTEMD / "tablescore-club-table.conf").read_bytes()
+    rehearsal.run("install.sh")
+    assert not drop_in.exists()
+
+
+def test_the_club_server_role(rehearsal: Rehearsal) -> None:
+    assert rehearsal.would_run("install.sh", "--club-server") == [
+        "apt-get update",
+        "apt-get install -y --no-install-recommends python3-venv python3-pip mosquitto",
+        "useradd --system --user-group --home-dir /var/lib/tablescore --no-create-home --shell /usr/sbin/nologin "
+        "--comment 'tablescore scorekeeper' tablescore",
+        "python3 -m venv --system-site-packages /opt/tablescore/venv",
+        f"/opt/tablescore/venv/bin/pip install --upgrade --constraint {SYSTEMD}/constraints.txt {SOURCE}",
+        "chgrp tablescore /etc/tablescore/club.toml",
+        "chgrp mosquitto /etc/mosquitto/tablescore-club.passwd",
+        "systemctl daemon-reload",
+        "systemctl enable tablescore-club.service",
+        "systemctl restart mosquitto.service tablescore-club.service",
+    ]
+    assert sorted(str(p.relative_to(rehearsal.root)) for p in rehearsal.root.rglob("*") if p.is_file()) == [
+        "etc/mosquitto/conf.d/tablescore-club.conf", "etc/mosquitto/tablescore-club.acl",
+        "etc/mosquitto/tablescore-club.passwd", "etc/systemd/system/tablescore-club.service",
+        "etc/tablescore/club.toml"]
+    assert rehearsal.file("/etc/mosquitto/tablescore-club.acl").read_bytes() == (
+        SYSTEMD / "mosquitto-club.acl").read_bytes()
+    assert oct(rehearsal.file("/etc/tablescore/club.toml").stat().st_mode & 0o777) == "0o640"
+    rehearsal.file("/etc/mosquitto/tablescore-club.acl").write_text("user server\n")  # the organiser's own
+    rehearsal.env["STUB_USER"] = "1"
+    lines = rehearsal.run("install.sh", "--club-server", "--no-start")
+    assert "kept: /etc/mosquitto/tablescore-club.acl" in lines
+    assert rehearsal.file("/etc/mosquitto/tablescore-club.acl").read_text() == "user server\n"
+    assert [line for line in lines if line.startswith("would run: systemctl")][-1] == (
+        "would run: systemctl enable tablescore-club.service")
+    assert rehearsal.run("install.sh", "--club-server", "--kiosk", status=2)[-1] == (
+        "install.sh: --club-server installs the club server, not a table")
+    rehearsal.file("/opt/tablescore/venv/bin").mkdir(parents=True)
+    assert rehearsal.would_run("uninstall.sh") == ["systemctl disable --now tablescore-club.service",
+                                                   "systemctl daemon-reload"]

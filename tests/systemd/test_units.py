@@ -128,3 +128,51 @@ def test_the_example_configuration_loads_and_keeps_the_journal_in_the_state_dire
     config = load(SYSTEMD / "tablescore.toml")
     assert Path(config.journal.path).parent == Path("/var/lib") / values(SERVICE, "Service", "StateDirectory")[0]
     assert (config.display.kind, config.camera.source, config.panel.port) == ("ssd1306", "picamera", "auto")
+
+
+CLUB = SYSTEMD / "tablescore-club.service"
+
+
+@needs_analyze
+def test_the_club_server_unit_verifies_and_its_sandbox_rates_ok(tmp_path: Path) -> None:
+    command = tmp_path / "tablescore"
+    command.write_text("#!/bin/sh\nexit 0\n")
+    command.chmod(0o755)
+    copy = tmp_path / CLUB.name
+    copy.write_text(CLUB.read_text().replace(COMMAND, str(command)))
+    result = analyze("verify", str(copy))
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")
+    assert exposure(CLUB) <= 2.0
+    assert values(CLUB, "Service", "ExecStart") == [f"{COMMAND} club serve --config /etc/tablescore/club.toml"]
+    for key in ("Type", "NotifyAccess", "User", "NoNewPrivileges", "ProtectSystem", "SystemCallFilter"):
+        assert values(CLUB, "Service", key)[:1] == values(SERVICE, "Service", key)[:1], key
+
+
+@needs_analyze
+def test_a_club_table_reaches_the_network_and_its_sandbox_still_rates_ok(tmp_path: Path) -> None:
+    drop_in = (SYSTEMD / "tablescore-club-table.conf").read_text()
+    body = "".join(line + "\n" for line in drop_in.splitlines() if line and not line.startswith(("#", "[")))
+    merged = tmp_path / SERVICE.name
+    merged.write_text(SERVICE.read_text().replace("\n[Install]", f"{body}\n[Install]"))
+    assert "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6" in body
+    assert exposure(merged) <= 2.0
+
+
+def test_the_club_servers_example_configuration_loads_and_keeps_its_database_in_its_state_directory() -> None:
+    from club.config import load as load_club
+
+    config = load_club(SYSTEMD / "club.toml")
+    assert Path(config.server.database).parent == Path("/var/lib") / values(CLUB, "Service", "StateDirectory")[0]
+    assert (config.club.name, config.broker.username, config.server.port) == ("riverside", "server", 8080)
+    acl = (SYSTEMD / "mosquitto-club.acl").read_text()
+    assert "pattern write tablescore/riverside/%u/#" in acl  # the ACL tests/club run the broker with
+
+
+def test_the_example_configurations_club_section_loads_once_uncommented() -> None:
+    from device.config import parse
+
+    text = (SYSTEMD / "tablescore.toml").read_text()
+    club = text[text.index("# [club]"):]
+    config = parse("\n".join(line.removeprefix("# ") for line in club.splitlines()))
+    assert config.club is not None and (config.club.name, config.club.user) == ("riverside", "north")
+    assert load(SYSTEMD / "tablescore.toml").club is None  # as shipped, the table runs on its own

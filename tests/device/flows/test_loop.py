@@ -69,3 +69,19 @@ def test_frames_and_presses_play_a_game(tmp_path: Path) -> None:
     stand_in.presses = [Press("ok", False)]
     assert loop.step(frame).title == "Bob to lay"
     assert play.state.game.laid[0] == (Card.parse("5H"),)
+
+
+def test_the_title_bar_shows_the_club_link(tmp_path: Path) -> None:
+    class Link:
+        brief = "offline"
+
+    link = Link()
+    stand_in = Scripted()
+    play = Play(Journal(tmp_path / "j.db"), flow_for("gin", ["Ann", "Bob"], {}))
+    loop = Loop(play, stand_in.read, Calibration.default(2, size=(1000, 1000)), stand_in,
+                link=type("Brief", (), {"brief": lambda self: link.brief})())
+    frame = np.zeros((1000, 1000, 3), np.uint8)
+    assert loop.step(frame).title == "Gin Rummy · offline"
+    link.brief = "queued 2"
+    assert loop.step(frame).title == "Gin Rummy · queued 2"
+    assert [screen.title for screen in stand_in.shown] == ["Gin Rummy · offline", "Gin Rummy · queued 2"]

@@ -328,11 +328,11 @@ def display_of(path: str | Path | None) -> Display | None:
         return None
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        section = _section(Display, data.get("display", {}), "display")
+        shown = section(Display, data.get("display", {}), "display")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError):
         return None
-    assert isinstance(section, Display)
-    return section
+    assert isinstance(shown, Display)
+    return shown
 
 
 def load(path: str | Path | None) -> Config:

@@ -218,7 +218,7 @@ def test_the_club_server_role(rehearsal: Rehearsal) -> None:
         "useradd --system --user-group --home-dir /var/lib/tablescore --no-create-home --shell /usr/sbin/nologin "
         "--comment 'tablescore scorekeeper' tablescore",
         "python3 -m venv --system-site-packages /opt/tablescore/venv",
-        f"/opt/tablescore/venv/bin/pip install --upgrade --constraint {SYSTEMD}/constraints.txt {SOURCE}",
+        f"/opt/tablescore/venv/bin/pip install --upgrade --constraint {SYSTEMD}/constraints.txt /opt/tablescore/build",
         "chgrp tablescore /etc/tablescore/club.toml",
         "chgrp mosquitto /etc/mosquitto/tablescore-club.passwd",
         "systemctl daemon-reload",

@@ -146,17 +146,24 @@ def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
     planes = corners.Planes(scene.image)
     found = corners.candidates(planes)
     rank_label, suit_label, geometry = label(scene, found)
-    positive = (rank_label >= 0) & (rank_label < glyphs.NOT_INDEX_RANK)
-    negative = (rank_label == glyphs.NOT_INDEX_RANK) & (rng.random(len(found)) < NEGATIVE_SHARE)
-    copies = [np.nonzero(positive)[0]] * JITTERED
+    return {**rows(planes, found, rank_label, suit_label, rng, JITTERED), "geometry": geometry}
+
+
+def rows(planes: corners.Planes, found: corners.Candidates, rank: np.ndarray, suit: np.ndarray,
+         rng: np.random.Generator, jittered: int) -> dict[str, np.ndarray]:
+    """The feature rows (uint8, 0..255) and labels of labelled candidates: every index corner, and ``jittered``
+    more copies of each a little turned, shifted and scaled; ``NEGATIVE_SHARE`` of the "not an index" ones;
+    none of those left out (-1)."""
+    positive = (rank >= 0) & (rank < glyphs.NOT_INDEX_RANK)
+    negative = (rank == glyphs.NOT_INDEX_RANK) & (rng.random(len(found)) < NEGATIVE_SHARE)
+    copies = [np.nonzero(positive)[0]] * jittered
     keep = np.concatenate([np.nonzero(positive | negative)[0], *copies])
     n = len(keep)
     jitter = np.arange(n) >= n - sum(len(c) for c in copies)
     x = corners.features(planes, found[keep].varied(np.where(jitter, rng.normal(0, 0.08, n), 0.0),
                                                     np.where(jitter, rng.uniform(0.9, 1.1, n), 1.0),
                                                     np.where(jitter[:, None], rng.normal(0, 0.06, (n, 2)), 0.0)))
-    return {"x": (x * 255).round().astype(np.uint8), "rank": rank_label[keep], "suit": suit_label[keep],
-            "geometry": geometry}
+    return {"x": (x * 255).round().astype(np.uint8), "rank": rank[keep], "suit": suit[keep]}
 
 
 def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -232,17 +239,7 @@ def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet
             rank[hit] = glyphs.RANKS.index(Card.parse(code).rank)
             suit[hit] = glyphs.SUITS.index(Card.parse(code).suit)
     suit[rank == -1] = -1
-    positive = (rank >= 0) & (rank < glyphs.NOT_INDEX_RANK)
-    negative = (rank == glyphs.NOT_INDEX_RANK) & (rng.random(len(found)) < NEGATIVE_SHARE)
-    copies = [np.nonzero(positive)[0]] * PHOTO_JITTERED
-    keep = np.concatenate([np.nonzero(positive | negative)[0], *copies])
-    n = len(keep)
-    jitter = np.arange(n) >= n - sum(len(c) for c in copies)
-    x = corners.features(planes, found[keep].varied(np.where(jitter, rng.normal(0, 0.08, n), 0.0),
-                                                    np.where(jitter, rng.uniform(0.9, 1.1, n), 1.0),
-                                                    np.where(jitter[:, None], rng.normal(0, 0.06, (n, 2)), 0.0)))
-    return {"x": (x * 255).round().astype(np.uint8), "rank": rank[keep], "suit": suit[keep],
-            "geometry": np.zeros((0, 3), np.float32)}
+    return {**rows(planes, found, rank, suit, rng, PHOTO_JITTERED), "geometry": np.zeros((0, 3), np.float32)}
 
 
 def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, np.ndarray]:

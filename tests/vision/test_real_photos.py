@@ -1,6 +1,7 @@
 """The reader's contract on real photos it never trained on (``real-cards-cardcounter``'s test split): a card of
-every rank and every suit, from three decks and three cameras, each read right where it lies, and the threes
-that the reader once read as fives (flat-topped threes, as many real decks print them)."""
+every rank and every suit, from three decks and three cameras, each read right where it lies (on the Pi's
+OpenCV and NumPy too), and the threes that the reader once read as fives (flat-topped threes, as many real
+decks print them)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.skipif(not (photos.DATA / "boxes.json").exists(),
                                 reason=f"the real photos are not here: {photos.DATA}")
 
 EVERY_RANK = [
-    ("IMG_20220921_194228.jpg", "AH"), ("IMG_20220921_193944.jpg", "2H"), ("2h-2b6dcffb-3991-11ed-bbd5-ec2e98cc7ff6.jpg", "2H"),
+    ("IMG_20220921_194228.jpg", "AH"), ("IMG_20220921_193944.jpg", "2H"),
     ("WIN_20240627_12_54_54_Pro.jpg", "2H"), ("IMG_20220921_194012.jpg", "3S"), ("IMG_20220921_193925.jpg", "4H"),
     ("4c-48f9637d-3992-11ed-ba9d-ec2e98cc7ff6.jpg", "4C"), ("IMG_20220921_194030.jpg", "5S"),
     ("WIN_20240630_19_37_20_Pro.jpg", "5H"), ("IMG_20220921_193938.jpg", "6H"), ("6c-2eedb910-3992-11ed-94e7-ec2e98cc7ff6.jpg", "6C"),

@@ -37,7 +37,7 @@ from typing import Any, NoReturn
 
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
 from scoring.games import Option
-from scoring.requests import RequestError, check_fields, int_field
+from scoring.requests import RequestError, check_fields, int_field, kind_of
 
 __all__ = [
     "SAMPLES",
@@ -797,7 +797,7 @@ def _card_index(code: object, where: str) -> int:
 def _tricks(value: object) -> tuple[list[int], list[int]]:
     """The leaders and the card indices in play order of a request's 13 tricks."""
     if not isinstance(value, list):
-        raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {type(value).__name__}")
+        raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {kind_of(value)}")
     if len(value) != TRICKS:
         raise BarbuError(f"'tricks' needs {TRICKS} tricks, got {len(value)}")
     index_of = _INDEX.__getitem__
@@ -831,7 +831,7 @@ def _checked_tricks(value: list[Any]) -> tuple[list[int], list[int]]:
             raise BarbuError(f"{where}: {error}") from None
         played = item["cards"]
         if not isinstance(played, list) or len(played) != SEATS:
-            got = f"{len(played)} cards" if isinstance(played, list) else type(played).__name__
+            got = f"{len(played)} cards" if isinstance(played, list) else kind_of(played)
             raise BarbuError(f"{where}: 'cards' needs {SEATS} card codes in play order, got {got}")
         cards += [_card_index(code, where) for code in played]
     return leaders, cards
@@ -840,7 +840,7 @@ def _checked_tricks(value: list[Any]) -> tuple[list[int], list[int]]:
 def _seat_pairs(request: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
     value = request.get(name, [])
     if not isinstance(value, list):
-        raise BarbuError(f"{name!r} is a list of [from, to] seat pairs, not {type(value).__name__}")
+        raise BarbuError(f"{name!r} is a list of [from, to] seat pairs, not {kind_of(value)}")
     pairs = []
     for item in value:
         if type(item) is not list or len(item) != 2 or not _is_seat(item[0]) or not _is_seat(item[1]):
@@ -891,14 +891,14 @@ def _dominoes_request(request: Mapping[str, Any], declarer: int, doubles: tuple[
 
 def _order(value: object) -> list[int]:
     if not isinstance(value, list):
-        raise BarbuError(f"'order' is a list of the 4 seats in finishing order, not {type(value).__name__}")
+        raise BarbuError(f"'order' is a list of the 4 seats in finishing order, not {kind_of(value)}")
     _check_order(value)
     return value
 
 
 def _lay_out(declarer: int, start: Rank, plays: object) -> Dominoes:
     if not isinstance(plays, list):
-        raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {type(plays).__name__}")
+        raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {kind_of(plays)}")
     index_of = _INDEX.__getitem__
     try:  # the fast way, for canonical codes and "pass"
         turns = [_PASS if play == "pass" else index_of(play) for play in plays]

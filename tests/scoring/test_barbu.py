@@ -328,7 +328,7 @@ def test_doubling_agrees_with_a_plain_reading_of_the_rules_on_random_doubles() -
         ([[1, 4]], [], "'doubles': each entry is a [from, to] pair of seats 0-3, not [1, 4]"),
         ([[1]], [], "each entry is a [from, to] pair"),
         ([[True, 0]], [], "each entry is a [from, to] pair"),
-        ("1:0", [], "'doubles' is a list of [from, to] seat pairs, not str"),
+        ("1:0", [], "'doubles' is a list of [from, to] seat pairs, not a string"),
     ],
 )
 def test_illegal_doubles_are_clear_errors(doubles: Any, redoubles: Any, message: str) -> None:
@@ -376,7 +376,7 @@ def _wrong_leader(tricks: list[dict[str, Any]]) -> None:
         (sample_with(tricks=tricks_with(lambda t: t[2].__setitem__("leader", 7))), "tricks[2]: 'leader' must be a whole number from 0 to 3"),
         (sample_with(tricks=tricks_with(lambda t: t[2].pop("leader"))), "tricks[2]: missing field 'leader'"),
         (sample_with(tricks=tricks_with(lambda t: t.__setitem__(2, "QD AD"))), "tricks[2]: a request is a JSON object"),
-        (sample_with(tricks="all of them"), "'tricks' is a list of 13 tricks, not str"),
+        (sample_with(tricks="all of them"), "'tricks' is a list of 13 tricks, not a string"),
         (sample_with(tricks=None), "missing field 'tricks'"),
         (sample_with(contract="X"), "'contract' must be one of NT, Q, LT, H, K, T, D, not 'X'"),
         (sample_with(contract=None), "missing field 'contract'"),
@@ -390,7 +390,7 @@ def _wrong_leader(tricks: list[dict[str, Any]]) -> None:
         (sample_with(contract="T", trump="S", must_trump="yes"), "'must_trump' is true or false"),
         ({"contract": "D", "declarer": 0}, "missing field 'order'"),
         ({"contract": "D", "declarer": 0, "order": [0, 1, 1, 2]}, "names each seat 0-3 once, not [0, 1, 1, 2]"),
-        ({"contract": "D", "declarer": 0, "order": "0123"}, "'order' is a list of the 4 seats"),
+        ({"contract": "D", "declarer": 0, "order": "0123"}, "'order' is a list of the 4 seats in finishing order, not a string"),
         ({"contract": "D", "declarer": 0, "order": [0, 1, 2, 3], "tricks": []}, "'tricks' is only for trick contracts"),
         ({"contract": "D", "declarer": 0, "start": "5", "order": [0, 1, 2, 3]}, "'start' goes with 'plays'"),
         ({"contract": "D", "declarer": 0, "plays": ["5H"]}, "missing field 'start'"),
@@ -398,7 +398,7 @@ def _wrong_leader(tricks: list[dict[str, Any]]) -> None:
         ({"contract": "D", "declarer": 0, "start": "5", "plays": ["5H", "7H"]}, "turn 2: 7H cannot be laid (playable: 4H 5C 5D 5S 6H)"),
         ({"contract": "D", "declarer": 0, "start": "5", "plays": ["5H", "5H"]}, "turn 2: 5H is already on the layout"),
         ({"contract": "D", "declarer": 0, "start": "5", "plays": ["5H", "pass"]}, "the layout is not finished: 1 of 52 cards laid"),
-        ({"contract": "D", "declarer": 0, "start": "5", "plays": "5H"}, "'plays' is a list of card codes"),
+        ({"contract": "D", "declarer": 0, "start": "5", "plays": "5H"}, "'plays' is a list of card codes and \"pass\" in turn order, not a string"),
         ({"contract": "D", "declarer": 0, "start": "5", "plays": [5]}, "plays[0]: bad card code 5"),
     ],
 )
@@ -659,7 +659,7 @@ def test_other_spellings_of_cards_score_the_same() -> None:
     assert score_request(spelled) == score_request(SAMPLES[0])
     broken = copy.deepcopy(SAMPLES[0])
     broken["tricks"][5]["cards"] = "KD KS 2D JD"
-    with pytest.raises(BarbuError, match=r"tricks\[5\]: 'cards' needs 4 card codes in play order, got str"):
+    with pytest.raises(BarbuError, match=r"tricks\[5\]: 'cards' needs 4 card codes in play order, got a string"):
         score_request(broken)
     broken["tricks"][5] = {"leader": 0, "cards": ["KD", "KS", "2D", "JD"], "note": "x"}
     with pytest.raises(RequestError, match=r"tricks\[5\]: unknown field 'note'"):

@@ -990,25 +990,28 @@ def _pair(word: str) -> list[int | str]:
 
 
 def render(result: Mapping[str, Any]) -> str:
-    """A result as text for people: the scores by seat, each double, and any irregularities.
+    """A result as text for people: the scores by player, each double, and any irregularities. Players
+    are numbered from 1, as in every game's readable output (seat 0 is player 1).
 
     >>> print(render(score_request(SAMPLES[0])))
-    No Hearts, declared by seat 0
-    seat          0    1    2    3
+    No Hearts, declared by player 1
+    player        1    2    3    4
     tricks won    3    5    2    3
     raw           0  -12   -2  -16
     net          40  -36   12  -46
-    seat 1 doubled seat 0, redoubled: seat 1 -24
-    seat 3 doubled seat 0: seat 3 -16
-    seat 3 doubled seat 2: seat 3 -14
+    player 2 doubled player 1, redoubled: player 2 -24
+    player 4 doubled player 1: player 4 -16
+    player 4 doubled player 3: player 4 -14
+    >>> print(render(score_request(SAMPLES[3])).splitlines()[-1])
+      trick 6, player 2: revoke, did not follow ♣ yet played 5♣ at trick 13
     """
     declared = result["title"] + (f" ({result['trump']})" if "trump" in result else "")
-    lines = [f"{declared}, declared by seat {result['declarer']}"]
+    lines = [f"{declared}, declared by player {result['declarer'] + 1}"]
 
     def row(label: str, values: Iterable[object]) -> str:
         return f"{label:<10}" + "".join(f"{value:>5}" for value in values)
 
-    lines.append(row("seat", range(SEATS)))
+    lines.append(row("player", range(1, SEATS + 1)))
     if "tricks_won" in result:
         lines.append(row("tricks won", result["tricks_won"]))
     if "order" in result:
@@ -1016,10 +1019,13 @@ def render(result: Mapping[str, Any]) -> str:
     lines += [row("raw", result["scores"]), row("net", result["net"])]
     for double in result["doubling"]:
         how = ", redoubled" if double["redoubled"] else ""
-        lines.append(f"seat {double['from']} doubled seat {double['to']}{how}: seat {double['from']} {double['amount']:+d}")
+        by, on = double["from"] + 1, double["to"] + 1
+        lines.append(f"player {by} doubled player {on}{how}: player {by} {double['amount']:+d}")
     if result["irregularities"]:
         lines.append("IRREGULARITIES (scored as played; the table settles them):")
-        lines += [f"  {irregularity['message']}" for irregularity in result["irregularities"]]
+        for irregularity in result["irregularities"]:
+            seat = irregularity["seat"]
+            lines.append(f"  {irregularity['message'].replace(f'seat {seat}:', f'player {seat + 1}:', 1)}")
     return "\n".join(lines)
 
 

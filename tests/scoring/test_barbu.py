@@ -241,7 +241,7 @@ def test_a_non_declarer_redoubles_a_non_declarer_in_a_negative_contract_worked_b
     assert result["scores"] == [0, -12, -2, -16]
     assert result["net"] == [28, -24, 26, -60]
     assert result["doubling"][2] == {"from": 3, "to": 2, "redoubled": True, "amount": -28}
-    assert barbu.render(result).splitlines()[-1] == "seat 3 doubled seat 2, redoubled: seat 3 -28"
+    assert barbu.render(result).splitlines()[-1] == "player 4 doubled player 3, redoubled: player 4 -28"
 
 
 def test_the_declarer_redoubles_two_players_worked_by_hand() -> None:
@@ -603,7 +603,9 @@ def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     args = ["score", "barbu", *cards, "--contract", "H", "--declarer", "0", "--doubles", "1:0", "3:0", "3:2",
             "--redoubles", "0:1"]
     assert cli.main(args) == 0
-    assert capsys.readouterr().out.splitlines()[4] == "net          40  -36   12  -46"
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["No Hearts, declared by player 1", "player        1    2    3    4"]  # from 1, as every game
+    assert out[4] == "net          40  -36   12  -46"
     assert cli.main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == score_request(SAMPLES[0])
     assert cli.main(["score", "barbu", "--contract", "D", "--declarer", "1", "--order", "1", "0", "3", "2"]) == 0
@@ -612,10 +614,10 @@ def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D"]) == 0
     assert "IRREGULARITIES" not in capsys.readouterr().out
     assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D", "--must-trump"]) == 0
-    assert "trick 3, seat 0: no trump, did not trump while holding ♦, shown by J♦ at trick 4" in capsys.readouterr().out
+    assert "trick 3, player 1: no trump, did not trump while holding ♦, shown by J♦ at trick 4" in capsys.readouterr().out
     redoubling = [*args[:-5], "3:2", "--redoubles", "2:3"]  # seat 3 doubles seat 2, who redoubles
     assert cli.main(redoubling) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "seat 3 doubled seat 2, redoubled: seat 3 -28"
+    assert capsys.readouterr().out.splitlines()[-1] == "player 4 doubled player 3, redoubled: player 4 -28"
     assert cli.main([*redoubling, "--redoubles-by", "declarer"]) == 2
     assert "seat 2 cannot redouble seat 3: only the declarer (seat 0) redoubles" in capsys.readouterr().err
 
@@ -647,7 +649,7 @@ def test_readable_form_errors(args: list[str], message: str, capsys: pytest.Capt
 
 def test_irregularities_appear_in_the_readable_form() -> None:
     text = barbu.render(score_request(SAMPLES[3]))
-    assert "IRREGULARITIES" in text and "trick 6, seat 1: revoke" in text
+    assert "IRREGULARITIES" in text and "trick 6, player 2: revoke" in text
 
 
 def test_other_spellings_of_cards_score_the_same() -> None:

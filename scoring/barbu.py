@@ -37,7 +37,7 @@ from typing import Any, NoReturn
 
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
 from scoring.games import Option
-from scoring.requests import RequestError, check_fields, int_field
+from scoring.requests import RequestError, check_fields, int_field, kind_of
 
 __all__ = [
     "SAMPLES",
@@ -797,7 +797,7 @@ def _card_index(code: object, where: str) -> int:
 def _tricks(value: object) -> tuple[list[int], list[int]]:
     """The leaders and the card indices in play order of a request's 13 tricks."""
     if not isinstance(value, list):
-        raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {type(value).__name__}")
+        raise BarbuError(f"'tricks' is a list of {TRICKS} tricks, not {kind_of(value)}")
     if len(value) != TRICKS:
         raise BarbuError(f"'tricks' needs {TRICKS} tricks, got {len(value)}")
     index_of = _INDEX.__getitem__
@@ -831,7 +831,7 @@ def _checked_tricks(value: list[Any]) -> tuple[list[int], list[int]]:
             raise BarbuError(f"{where}: {error}") from None
         played = item["cards"]
         if not isinstance(played, list) or len(played) != SEATS:
-            got = f"{len(played)} cards" if isinstance(played, list) else type(played).__name__
+            got = f"{len(played)} cards" if isinstance(played, list) else kind_of(played)
             raise BarbuError(f"{where}: 'cards' needs {SEATS} card codes in play order, got {got}")
         cards += [_card_index(code, where) for code in played]
     return leaders, cards
@@ -840,7 +840,7 @@ def _checked_tricks(value: list[Any]) -> tuple[list[int], list[int]]:
 def _seat_pairs(request: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
     value = request.get(name, [])
     if not isinstance(value, list):
-        raise BarbuError(f"{name!r} is a list of [from, to] seat pairs, not {type(value).__name__}")
+        raise BarbuError(f"{name!r} is a list of [from, to] seat pairs, not {kind_of(value)}")
     pairs = []
     for item in value:
         if type(item) is not list or len(item) != 2 or not _is_seat(item[0]) or not _is_seat(item[1]):
@@ -891,14 +891,14 @@ def _dominoes_request(request: Mapping[str, Any], declarer: int, doubles: tuple[
 
 def _order(value: object) -> list[int]:
     if not isinstance(value, list):
-        raise BarbuError(f"'order' is a list of the 4 seats in finishing order, not {type(value).__name__}")
+        raise BarbuError(f"'order' is a list of the 4 seats in finishing order, not {kind_of(value)}")
     _check_order(value)
     return value
 
 
 def _lay_out(declarer: int, start: Rank, plays: object) -> Dominoes:
     if not isinstance(plays, list):
-        raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {type(plays).__name__}")
+        raise BarbuError(f"'plays' is a list of card codes and \"pass\" in turn order, not {kind_of(plays)}")
     index_of = _INDEX.__getitem__
     try:  # the fast way, for canonical codes and "pass"
         turns = [_PASS if play == "pass" else index_of(play) for play in plays]
@@ -990,25 +990,28 @@ def _pair(word: str) -> list[int | str]:
 
 
 def render(result: Mapping[str, Any]) -> str:
-    """A result as text for people: the scores by seat, each double, and any irregularities.
+    """A result as text for people: the scores by player, each double, and any irregularities. Players
+    are numbered from 1, as in every game's readable output (seat 0 is player 1).
 
     >>> print(render(score_request(SAMPLES[0])))
-    No Hearts, declared by seat 0
-    seat          0    1    2    3
+    No Hearts, declared by player 1
+    player        1    2    3    4
     tricks won    3    5    2    3
     raw           0  -12   -2  -16
     net          40  -36   12  -46
-    seat 1 doubled seat 0, redoubled: seat 1 -24
-    seat 3 doubled seat 0: seat 3 -16
-    seat 3 doubled seat 2: seat 3 -14
+    player 2 doubled player 1, redoubled: player 2 -24
+    player 4 doubled player 1: player 4 -16
+    player 4 doubled player 3: player 4 -14
+    >>> print(render(score_request(SAMPLES[3])).splitlines()[-1])
+      trick 6, player 2: revoke, did not follow ♣ yet played 5♣ at trick 13
     """
     declared = result["title"] + (f" ({result['trump']})" if "trump" in result else "")
-    lines = [f"{declared}, declared by seat {result['declarer']}"]
+    lines = [f"{declared}, declared by player {result['declarer'] + 1}"]
 
     def row(label: str, values: Iterable[object]) -> str:
         return f"{label:<10}" + "".join(f"{value:>5}" for value in values)
 
-    lines.append(row("seat", range(SEATS)))
+    lines.append(row("player", range(1, SEATS + 1)))
     if "tricks_won" in result:
         lines.append(row("tricks won", result["tricks_won"]))
     if "order" in result:
@@ -1016,10 +1019,13 @@ def render(result: Mapping[str, Any]) -> str:
     lines += [row("raw", result["scores"]), row("net", result["net"])]
     for double in result["doubling"]:
         how = ", redoubled" if double["redoubled"] else ""
-        lines.append(f"seat {double['from']} doubled seat {double['to']}{how}: seat {double['from']} {double['amount']:+d}")
+        by, on = double["from"] + 1, double["to"] + 1
+        lines.append(f"player {by} doubled player {on}{how}: player {by} {double['amount']:+d}")
     if result["irregularities"]:
         lines.append("IRREGULARITIES (scored as played; the table settles them):")
-        lines += [f"  {irregularity['message']}" for irregularity in result["irregularities"]]
+        for irregularity in result["irregularities"]:
+            seat = irregularity["seat"]
+            lines.append(f"  {irregularity['message'].replace(f'seat {seat}:', f'player {seat + 1}:', 1)}")
     return "\n".join(lines)
 
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings
+from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings, tally, totals
 from device.panel import PanelEvent
 from scoring.barbu import (
     SEATS,
@@ -269,7 +269,7 @@ class BarbuFlow(Flow[State]):
         tricks = tricks_from_cards(game.declarer, state.played, state.trump)
         leader = tricks[-1].winner(state.trump) if tricks else game.declarer
         won = [sum(trick.winner(state.trump) == seat for trick in tricks) for seat in range(SEATS)]
-        lines = [*self.unread("centre"), f"tricks won: {' '.join(f'{n[0]}{w}' for n, w in zip(self.players, won, strict=True))}",
+        lines = [*self.unread("centre"), f"tricks won: {tally(self.players, won)}",
                  *doubled, *self._must(state, game)]
         centre = [card for card in self.table.cards("centre") if card not in state.played]
         number = len(tricks) + 1
@@ -289,8 +289,7 @@ class BarbuFlow(Flow[State]):
         layout = state.layout
         assert layout is not None
         rows = "  ".join(f"{suit.symbol}{_ends(layout, suit)}" for suit in Suit)
-        held = " ".join(f"{name[0]}{count}" for name, count in zip(self.players, layout.held, strict=True))
-        lines = [rows, f"held: {held}", *self.unread("centre"), *doubled, *self._must(state, game)]
+        lines = [rows, f"held: {tally(self.players, layout.held)}", *self.unread("centre"), *doubled, *self._must(state, game)]
         new = [card.code for card in self._new(layout)]
         if not new:
             to_play = layout.to_play
@@ -321,17 +320,15 @@ class BarbuFlow(Flow[State]):
         return [f"must double: {', '.join(self.players[by] for by in owing)}"] if owing else []
 
     def _prompt(self, game: Game, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
-        totals = game.totals
-        standing = "  ".join(f"{name} {total}" for name, total in zip(self.players, totals, strict=True))
+        standing = "  ".join(f"{name} {total}" for name, total in zip(self.players, game.totals, strict=True))
         number = f"hand {min(len(game.hands) + 1, 28)} of 28" if not game.over else "28 hands played"
-        return Prompt(title, " ".join(map(str, totals)), (*lines, standing, number), tuple(options))
+        return Prompt(title, totals(game.totals), (*lines, standing, number), tuple(options))
 
     def _hand_lines(self, hand: Hand) -> list[str]:
         """A scored hand: the raw and net scores, and any irregularity the play showed."""
         names = self.players
-        raw = " ".join(f"{name[0]}{score}" for name, score in zip(names, hand.scores, strict=True))
-        net = " ".join(f"{name[0]}{score}" for name, score in zip(names, hand.net, strict=True))
-        return [f"{names[hand.declarer]}'s {hand.contract.title}: {raw}", f"net {net}",
+        return [f"{names[hand.declarer]}'s {hand.contract.title}: {tally(names, hand.scores)}",
+                f"net {tally(names, hand.net)}",
                 *(self.explain(str(irregularity)) for irregularity in hand.irregularities)]
 
     def _double_line(self, double: Double) -> str:

@@ -86,6 +86,30 @@ def totals(scores: Iterable[int]) -> str:
     return " · ".join(map(str, scores))
 
 
+def short_names(names: Sequence[str]) -> list[str]:
+    """Each name cut to its shortest beginning that no other name at the table begins with (the whole
+    name if another begins with it), so that no two are the same.
+
+    >>> short_names(["Ann", "Andy", "Bob", "Ben"]), short_names(["Al", "Alan", "Cy", "Di"])
+    (['Ann', 'And', 'Bo', 'Be'], ['Al', 'Ala', 'C', 'D'])
+    """
+    names = [name.strip() for name in names]
+    return [next((name[:size] for size in range(1, len(name))
+                  if not any(other.startswith(name[:size]) for other in names[:seat] + names[seat + 1:])), name)
+            for seat, name in enumerate(names)]
+
+
+def tally(names: Sequence[str], counts: Iterable[int]) -> str:
+    """A count for each player in one short line, each named by ``short_names`` (a colon between a
+    name ending in a digit and its count).
+
+    >>> tally(["Ann", "Andy", "Bob", "Ben"], [2, 3, 0, -8]), tally(["P1", "P2"], [10, 3])
+    ('Ann2 And3 Bo0 Be-8', 'P1:10 P2:3')
+    """
+    return " ".join(f"{name}{':' * name[-1:].isdigit()}{count}"
+                    for name, count in zip(short_names(names), counts, strict=True))
+
+
 def check_settings(game: str, settings: Mapping[str, Any], known: Mapping[str, str]) -> None:
     """Refuse a setting the game does not have, naming the ones it has.
 

@@ -186,6 +186,12 @@ def test_barbu_pages(tmp_path: Path) -> None:
     shot(defenders, "redouble-offered-to-w")
     defenders.panel(4)  # W, not the declarer, redoubles S with their Action
     shot(defenders, "redoubled-by-w", every_page=True)
+    alike = Table(tmp_path / "n.db", "barbu", ["Ann", "Andy", "Bob", "Ben"])
+    alike.choose("Ann deals")
+    alike.choose("No Queens")
+    alike.put("centre", "2C 5C AC 3D")
+    alike.ok()
+    shot(alike, "names-that-begin-alike")
     shot.check()
 
 

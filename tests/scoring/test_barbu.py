@@ -241,7 +241,7 @@ def test_a_non_declarer_redoubles_a_non_declarer_in_a_negative_contract_worked_b
     assert result["scores"] == [0, -12, -2, -16]
     assert result["net"] == [28, -24, 26, -60]
     assert result["doubling"][2] == {"from": 3, "to": 2, "redoubled": True, "amount": -28}
-    assert barbu.render(result).splitlines()[-1] == "seat 3 doubled seat 2, redoubled: seat 3 -28"
+    assert barbu.render(result).splitlines()[-1] == "player 4 doubled player 3, redoubled: player 4 -28"
 
 
 def test_the_declarer_redoubles_two_players_worked_by_hand() -> None:
@@ -328,7 +328,7 @@ def test_doubling_agrees_with_a_plain_reading_of_the_rules_on_random_doubles() -
         ([[1, 4]], [], "'doubles': each entry is a [from, to] pair of seats 0-3, not [1, 4]"),
         ([[1]], [], "each entry is a [from, to] pair"),
         ([[True, 0]], [], "each entry is a [from, to] pair"),
-        ("1:0", [], "'doubles' is a list of [from, to] seat pairs, not str"),
+        ("1:0", [], "'doubles' is a list of [from, to] seat pairs, not a string"),
     ],
 )
 def test_illegal_doubles_are_clear_errors(doubles: Any, redoubles: Any, message: str) -> None:
@@ -376,7 +376,7 @@ def _wrong_leader(tricks: list[dict[str, Any]]) -> None:
         (sample_with(tricks=tricks_with(lambda t: t[2].__setitem__("leader", 7))), "tricks[2]: 'leader' must be a whole number from 0 to 3"),
         (sample_with(tricks=tricks_with(lambda t: t[2].pop("leader"))), "tricks[2]: missing field 'leader'"),
         (sample_with(tricks=tricks_with(lambda t: t.__setitem__(2, "QD AD"))), "tricks[2]: a request is a JSON object"),
-        (sample_with(tricks="all of them"), "'tricks' is a list of 13 tricks, not str"),
+        (sample_with(tricks="all of them"), "'tricks' is a list of 13 tricks, not a string"),
         (sample_with(tricks=None), "missing field 'tricks'"),
         (sample_with(contract="X"), "'contract' must be one of NT, Q, LT, H, K, T, D, not 'X'"),
         (sample_with(contract=None), "missing field 'contract'"),
@@ -390,7 +390,7 @@ def _wrong_leader(tricks: list[dict[str, Any]]) -> None:
         (sample_with(contract="T", trump="S", must_trump="yes"), "'must_trump' is true or false"),
         ({"contract": "D", "declarer": 0}, "missing field 'order'"),
         ({"contract": "D", "declarer": 0, "order": [0, 1, 1, 2]}, "names each seat 0-3 once, not [0, 1, 1, 2]"),
-        ({"contract": "D", "declarer": 0, "order": "0123"}, "'order' is a list of the 4 seats"),
+        ({"contract": "D", "declarer": 0, "order": "0123"}, "'order' is a list of the 4 seats in finishing order, not a string"),
         ({"contract": "D", "declarer": 0, "order": [0, 1, 2, 3], "tricks": []}, "'tricks' is only for trick contracts"),
         ({"contract": "D", "declarer": 0, "start": "5", "order": [0, 1, 2, 3]}, "'start' goes with 'plays'"),
         ({"contract": "D", "declarer": 0, "plays": ["5H"]}, "missing field 'start'"),
@@ -398,7 +398,7 @@ def _wrong_leader(tricks: list[dict[str, Any]]) -> None:
         ({"contract": "D", "declarer": 0, "start": "5", "plays": ["5H", "7H"]}, "turn 2: 7H cannot be laid (playable: 4H 5C 5D 5S 6H)"),
         ({"contract": "D", "declarer": 0, "start": "5", "plays": ["5H", "5H"]}, "turn 2: 5H is already on the layout"),
         ({"contract": "D", "declarer": 0, "start": "5", "plays": ["5H", "pass"]}, "the layout is not finished: 1 of 52 cards laid"),
-        ({"contract": "D", "declarer": 0, "start": "5", "plays": "5H"}, "'plays' is a list of card codes"),
+        ({"contract": "D", "declarer": 0, "start": "5", "plays": "5H"}, "'plays' is a list of card codes and \"pass\" in turn order, not a string"),
         ({"contract": "D", "declarer": 0, "start": "5", "plays": [5]}, "plays[0]: bad card code 5"),
     ],
 )
@@ -603,7 +603,9 @@ def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     args = ["score", "barbu", *cards, "--contract", "H", "--declarer", "0", "--doubles", "1:0", "3:0", "3:2",
             "--redoubles", "0:1"]
     assert cli.main(args) == 0
-    assert capsys.readouterr().out.splitlines()[4] == "net          40  -36   12  -46"
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["No Hearts, declared by player 1", "player        1    2    3    4"]  # from 1, as every game
+    assert out[4] == "net          40  -36   12  -46"
     assert cli.main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == score_request(SAMPLES[0])
     assert cli.main(["score", "barbu", "--contract", "D", "--declarer", "1", "--order", "1", "0", "3", "2"]) == 0
@@ -612,10 +614,10 @@ def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -
     assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D"]) == 0
     assert "IRREGULARITIES" not in capsys.readouterr().out
     assert cli.main(["score", "barbu", *trumps, "--contract", "T", "--declarer", "2", "--trump", "D", "--must-trump"]) == 0
-    assert "trick 3, seat 0: no trump, did not trump while holding ♦, shown by J♦ at trick 4" in capsys.readouterr().out
+    assert "trick 3, player 1: no trump, did not trump while holding ♦, shown by J♦ at trick 4" in capsys.readouterr().out
     redoubling = [*args[:-5], "3:2", "--redoubles", "2:3"]  # seat 3 doubles seat 2, who redoubles
     assert cli.main(redoubling) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "seat 3 doubled seat 2, redoubled: seat 3 -28"
+    assert capsys.readouterr().out.splitlines()[-1] == "player 4 doubled player 3, redoubled: player 4 -28"
     assert cli.main([*redoubling, "--redoubles-by", "declarer"]) == 2
     assert "seat 2 cannot redouble seat 3: only the declarer (seat 0) redoubles" in capsys.readouterr().err
 
@@ -647,7 +649,7 @@ def test_readable_form_errors(args: list[str], message: str, capsys: pytest.Capt
 
 def test_irregularities_appear_in_the_readable_form() -> None:
     text = barbu.render(score_request(SAMPLES[3]))
-    assert "IRREGULARITIES" in text and "trick 6, seat 1: revoke" in text
+    assert "IRREGULARITIES" in text and "trick 6, player 2: revoke" in text
 
 
 def test_other_spellings_of_cards_score_the_same() -> None:
@@ -659,7 +661,7 @@ def test_other_spellings_of_cards_score_the_same() -> None:
     assert score_request(spelled) == score_request(SAMPLES[0])
     broken = copy.deepcopy(SAMPLES[0])
     broken["tricks"][5]["cards"] = "KD KS 2D JD"
-    with pytest.raises(BarbuError, match=r"tricks\[5\]: 'cards' needs 4 card codes in play order, got str"):
+    with pytest.raises(BarbuError, match=r"tricks\[5\]: 'cards' needs 4 card codes in play order, got a string"):
         score_request(broken)
     broken["tricks"][5] = {"leader": 0, "cards": ["KD", "KS", "2D", "JD"], "note": "x"}
     with pytest.raises(RequestError, match=r"tricks\[5\]: unknown field 'note'"):

@@ -224,3 +224,26 @@ def test_settings_are_checked(tmp_path: Path) -> None:
         Table(tmp_path / "j.db", "barbu", NAMES[:2])
     with pytest.raises(ValueError, match="'must_trump' is true or false"):
         Table(tmp_path / "k.db", "barbu", NAMES, {"must_trump": "yes"})
+
+
+def test_names_that_begin_alike_are_told_apart_and_totals_read_as_in_every_game(tmp_path: Path) -> None:
+    names = ["Ann", "Andy", "Bob", "Ben"]
+    table = Table(tmp_path / "j.db", "barbu", names)
+    table.choose("Ann deals")
+    table.choose("No Tricks")
+    played = trick_play(random.Random(5), 0, None)
+    for number in range(13):
+        table.take()
+        table.put("centre", *(card.code for card in played[4 * number:4 * number + 4]))
+        table.ok()
+        if number == 0:
+            won = [int(seat == Trick(0, tuple(played[:4])).winner(None)) for seat in range(4)]
+            assert f"tricks won: Ann{won[0]} And{won[1]} Bo{won[2]} Be{won[3]}" in table.lines()
+    hand = trick_hand(Contract.NO_TRICKS, 0, tricks_from_cards(0, played, None), ())
+    raw = " ".join(f"{name}{score}" for name, score in zip(["Ann", "And", "Bo", "Be"], hand.scores, strict=True))
+    assert f"Ann's No Tricks: {raw}" in table.lines()
+    assert table.play.screen().big == " · ".join(map(str, hand.net))
+    dominoes = Table(tmp_path / "k.db", "barbu", names)
+    dominoes.choose("Bob deals")
+    dominoes.choose("Dominoes from J")
+    assert "held: Ann13 And13 Bo13 Be13" in dominoes.lines()

@@ -36,7 +36,8 @@ def test_the_emulated_display_without_its_extra_names_the_extra(tmp_path: Path, 
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "luma.emulator.device", None)  # a plain install: no luma.emulator
     path = tmp_path / "tablescore.toml"
-    path.write_text(f"[display]\nkind = 'emulator'\nfolder = '{tmp_path / 'frames'}'\n")
+    path.write_text(f"[display]\nkind = 'emulator'\nfolder = '{tmp_path / 'frames'}'\n"
+                    f"[journal]\npath = '{tmp_path / 'tablescore.db'}'\n")
     assert cli.main(["run", "--config", str(path)]) == 2
     assert "needs luma.emulator, which is not installed: pip install 'tablescore[emulator]'" in capsys.readouterr().err
 

@@ -240,10 +240,7 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
         fared, extra = photo_outcomes(seen, photo, image.shape[1], image.shape[0])
         fixed = replace(photo, boxes=tuple((PHOTO_ERRATA.get((photo.name, c), c), box) for c, box in photo.boxes))
         counts[f"{photo.group} phantom"] += extra
-        counts[f"{photo.group} corrected phantom"] += photo_outcomes(seen, fixed, image.shape[1], image.shape[0])[1]
-        for _, (fixed_result, _) in zip(fared.values(),
-                                                  photo_outcomes(seen, fixed, image.shape[1], image.shape[0])[0].values(),
-                                                  strict=True):
+        for fixed_result, _ in photo_outcomes(seen, fixed, image.shape[1], image.shape[0])[0].values():
             counts[f"{photo.group} corrected {fixed_result}"] += 1
         for code, (result, read) in fared.items():
             counts[f"{photo.group} labelled"] += 1

@@ -1,7 +1,8 @@
 """Real labelled photos of cards as training and benchmark data (``../shared/data/real-cards-cardcounter``).
 
-The data set labels each photo with a box around each visible index corner of the cards it shows (``boxes.json``: code, centre x and y, width and height, relative to the image), its kind (``kinds.json``)
-and a fixed split (``split.json``: fit on ``train`` only, report on ``test``). ``Photo`` holds one photo's
+The data set labels each photo with a box around each visible index corner of the cards it shows
+(``boxes.json``: code, centre x and y, width and height, relative to the image), its kind (``kinds.json``) and a
+fixed split (``split.json``: fit on ``train`` only, report on ``test``). ``Photo`` holds one photo's
 labels; ``photos`` reads the set; ``group`` names the kinds the figures are reported by.
 
 >>> Photo("WIN_1.jpg", "webcam-table+aug", "test", (("TC", (0.5, 0.5, 0.1, 0.2)),)).group

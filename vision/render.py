@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -294,13 +295,7 @@ there are the tab's and the big middle suit's, placed only roughly)."""
 def deck_face(deck: str, card: Card, faces: Path = CARD_FACES) -> tuple[np.ndarray, tuple[IndexMark, ...]]:
     """The face of ``card`` in a real deck design (``CARD_FACES``), BGR on white, ``FACE_W`` x ``FACE_H``, and
     its index corners (see ``deck_index``)."""
-    png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
-    if png is None:
-        raise FileNotFoundError(f"no face {card.code} in {faces / deck}")
-    png = cv2.resize(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGRA), (FACE_W, FACE_H),
-                     interpolation=cv2.INTER_AREA)
-    alpha = png[..., 3:4].astype(np.float32) / 255 if png.shape[2] == 4 else 1.0
-    face = (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    face = _real_face(deck, card, faces)
     rank, suit, height = deck_index(deck, faces)
     flipped = IndexMark((FACE_W - rank[0], FACE_H - rank[1]), (FACE_W - suit[0], FACE_H - suit[1]), height)
     return face, (IndexMark(rank, suit, height),) + ((flipped,) if deck not in TOP_LEFT_ONLY else ())
@@ -315,11 +310,7 @@ def deck_index(deck: str, faces: Path = CARD_FACES) -> tuple[tuple[float, float]
     for card in DECK:
         if card.rank is Rank.TEN or card.rank.value > 10:
             continue
-        png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
-        if png.ndim == 2 or png.shape[2] < 4:
-            png = cv2.cvtColor(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2BGRA)
-        png = cv2.resize(png, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
-        if (marks := _corner_marks(png, deck in SUIT_BESIDE)) is not None:
+        if (marks := _corner_marks(_real_face(deck, card, faces), deck in SUIT_BESIDE)) is not None:
             found.append(marks)
     if not found:
         raise ValueError(f"no index found on the faces of {deck}")
@@ -327,12 +318,23 @@ def deck_index(deck: str, faces: Path = CARD_FACES) -> tuple[tuple[float, float]
     return (float(rx), float(ry)), (float(sx), float(sy)), float(h)
 
 
-def _corner_marks(png: np.ndarray, side: bool = False) -> tuple[float, float, float, float, float] | None:
-    """The top mark of a BGRA face's top-left corner and the next mark below it that it overlaps across (with
+def _real_face(deck: str, card: Card, faces: Path) -> np.ndarray:
+    """The PNG of ``card`` in a real deck design, ``FACE_W`` x ``FACE_H``, BGR on white (outside the card is
+    transparent there)."""
+    png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
+    if png is None:
+        raise FileNotFoundError(f"no face {card.code} in {faces / deck}")
+    if png.ndim == 2 or png.shape[2] < 4:
+        png = cv2.cvtColor(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2BGRA)
+    png = cv2.resize(png, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+    alpha = png[..., 3:4].astype(np.float32) / 255
+    return (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+
+
+def _corner_marks(face: np.ndarray, side: bool = False) -> tuple[float, float, float, float, float] | None:
+    """The top mark of a BGR face's top-left corner and the next mark below it that it overlaps across (with
     ``side``, the next one right of it), as rank x, y, suit x, y and rank height, or None: ink is darker than
     the paper or strongly coloured."""
-    alpha = png[..., 3:4].astype(np.float32) / 255
-    face = (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
     lo, hi = face.min(axis=2).astype(np.int16), face.max(axis=2).astype(np.int16)
     paper = float(np.median(lo[FACE_H // 3: 2 * FACE_H // 3, FACE_W // 10: FACE_W // 5]))
     ink = ((lo < paper - 70) | (hi - lo > 90)).astype(np.uint8)
@@ -746,7 +748,7 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     if decks:
         designs = [str(rng.choice(decks)) if rng.random() < real_share else d for d in designs]
     count = int(rng.integers(1, max_cards + 1))
-    placed: list[tuple[PlacedCard, np.ndarray, tuple[IndexMark, ...] | list[IndexMark]]] = []
+    placed: list[tuple[PlacedCard, np.ndarray, Sequence[IndexMark]]] = []
     cards = rng.permutation(len(DECK))[:count]
     if hard is not None:
         weight = np.array([3.0 if c.rank in HARD_RANKS else 1.0 for c in DECK])

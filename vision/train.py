@@ -236,8 +236,8 @@ def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet
             d = float(found.scale[best])
             hit = ((np.linalg.norm(found.rank - found.rank[best], axis=1) < 0.45 * d)
                    & (np.linalg.norm(suit_at - suit_at[best], axis=1) < 0.35 * d))
-            rank[hit] = glyphs.RANKS.index(Card.parse(code).rank)
-            suit[hit] = glyphs.SUITS.index(Card.parse(code).suit)
+            card = Card.parse(code)
+            rank[hit], suit[hit] = glyphs.RANKS.index(card.rank), glyphs.SUITS.index(card.suit)
     suit[rank == -1] = -1
     return {**rows(planes, found, rank, suit, rng, PHOTO_JITTERED), "geometry": np.zeros((0, 3), np.float32)}
 
@@ -248,6 +248,15 @@ def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[
 
     parts = [photo_samples(p, cv2.imread(str(data / "images" / p.name)), reader, k)
              for k, p in enumerate(photos.photos(data, split)) if p.group in photos.COLOUR_LIGHT]
+    return joined(parts)
+
+
+def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Sample sets (``scene_samples``, ``photo_samples``) as one: each array of each, one after another.
+
+    >>> joined([{"x": np.zeros(1), "rank": np.ones(1), "suit": np.ones(1), "geometry": np.zeros((1, 3))}] * 2)["rank"]
+    array([1., 1.])
+    """
     return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit", "geometry")}
 
 
@@ -453,11 +462,11 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
             parts.append(part)
             if len(parts) % 500 == 0:
                 print(f"{len(parts)} scenes, {time.time() - started:.0f} s", flush=True)
-    joined = {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit", "geometry")}
+    together = joined(parts)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, **joined)
-    return joined
+        np.savez(cache, **together)
+    return together
 
 
 def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs: int, seed: int,
@@ -650,16 +659,16 @@ def main(argv: list[str] | None = None) -> None:
         first = (args.seed + 1) * 1_000_000
         hard = samples(range(first, first + args.hard_scenes), args.jobs, hard=True,
                        cache=args.cache and args.cache / f"samples-{args.seed + 1}-{args.hard_scenes}-hard.npz")
-        data = {k: np.concatenate([data[k], hard[k]]) for k in data}
+        data = joined([data, hard])
     if args.deck_scenes:
         first = (args.seed + 2) * 1_000_000
         real = samples(range(first, first + args.deck_scenes), args.jobs, decks=render.TRAINING_DECKS,
                        cache=args.cache and args.cache / f"samples-{args.seed + 2}-{args.deck_scenes}-decks.npz")
-        data = {k: np.concatenate([data[k], real[k]]) for k in data}
+        data = joined([data, real])
     if args.photos is not None:  # the real photos' train split, read by the committed reader's file to label them
         real = photo_set(args.photos, glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx")))
         print(f"{int(np.sum(real['rank'] < glyphs.NOT_INDEX_RANK))} index corners from the real photos", flush=True)
-        data = {k: np.concatenate([data[k], real[k]]) for k in data}
+        data = joined([data, real])
     check = samples(range(VALIDATION_SEED, VALIDATION_SEED + args.validation_scenes), args.jobs,
                     render.HELD_OUT_FONTS, args.cache and args.cache / f"validation-{args.validation_scenes}.npz")
     print(f"{len(data['x'])} samples ({int(np.sum(data['rank'] < glyphs.NOT_INDEX_RANK))} index corners) from "

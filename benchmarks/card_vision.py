@@ -9,7 +9,7 @@
   duplicate of a matched card counts as one too). Each card missed or left unknown is put down to the
   first stage that lost it (see ``lost_at``). A label checked by eye and found plainly wrong
   (``LABEL_ERRATA``) counts as given in the headline figures, and corrected in a second line; a third says
-  what the issue's targets still want of each (``against_targets``).
+  what the targets still want of each (``against_targets``).
 - Synthetic: held-out scenes (seeds never used in training, index fonts never used in training:
   ``render.HELD_OUT_FONTS``), 1280x720, rank and suit both checked, matched the same way to the cards'
   outlines; cards whose index corners are all hidden are counted apart (nobody can read them). The share
@@ -372,7 +372,7 @@ def work(image: np.ndarray) -> tuple[int, int, int]:
 
 
 TARGETS = (0.99, 0.005)
-"""Issue #8's targets for real photos: at least this share of the cards read correctly, at most this share read
+"""The targets for real photos: at least this share of the cards read correctly, at most this share read
 wrong (and no phantom)."""
 
 

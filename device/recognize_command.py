@@ -62,7 +62,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--draw", metavar="OUT",
                         help="write each image annotated with its zones and cards: OUT is a file (.png, .jpg) "
                         "for one image, a folder for several (NAME-recognized.png in it)")
-    parser.add_argument("--zones", metavar="FILE", help="the table's calibration (TOML; see README)")
+    parser.add_argument("--zones", metavar="FILE", help="the table's calibration (TOML; see docs/VISION.md)")
     parser.add_argument("--seats", type=int, choices=(2, 3, 4),
                         help="without --zones: the default layout for this many seats (4) on a table that "
                         "fills the image")

@@ -116,11 +116,15 @@ class Display(Section):
 
 @dataclass(frozen=True)
 class Camera(Section):
-    """Where frames come from (picamera, usb:N, a video file or an image folder) and at what size."""
+    """Where frames come from (picamera, usb:N, a video file or an image folder) and at what size.
+
+    The size is the Camera Module 3's whole view, binned (``device.camera.sensor_mode``): over a table about a
+    metre across, ordinary cards' indices measure about 24 pixels from rank to suit (``vision.cards.DETAIL_INDEX``),
+    which the card reader reads in detail from the frame it was found in scaled down (``vision.live``)."""
 
     source: str = "picamera"
-    width: int = 1280
-    height: int = 720
+    width: int = 2304
+    height: int = 1296
     fps: float = 10.0
 
     def check(self) -> None:

@@ -146,18 +146,22 @@ class Corner:
 def read_cards(frame: np.ndarray) -> list[CardSighting]:
     """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown (every card of a
     frame without colour: ``in_colour``)."""
-    prepared = scaled(frame)
+    prepared = as_read(frame)
     if prepared is None:
         return []
-    image, shrink = prepared
+    return cards_of(*read_frame(*prepared))
+
+
+def read_frame(full: np.ndarray, shrink: float) -> tuple[list[Corner], float, bool]:
+    """The index corners of a frame (``as_read``: at its own size, read at ``shrink``), the scale they were read at
+    and whether the frame shows colour: the frame is read scaled by ``shrink``, and again in detail where its
+    indices are small once scaled down (``detail_zoom``: a frame larger than ``MAX_SIDE``)."""
+    image = at_scale(full, shrink)
     found, colour = read_corners(image), in_colour(image)
     zoom = detail_zoom(found, shrink)
-    if zoom > shrink:  # a frame larger than MAX_SIDE whose indices are small once scaled down: read them in detail
-        full = _as_bgr(frame)
-        assert full is not None  # scaled() took it
-        found = read_tiled(full if zoom == 1.0 else cv2.resize(full, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA))
-        shrink = zoom
-    return cards_of(found, shrink, colour)
+    if zoom > shrink:
+        return read_tiled(at_scale(full, zoom)), zoom, colour
+    return found, shrink, colour
 
 
 def detail_zoom(found: list[Corner], shrink: float) -> float:
@@ -226,12 +230,23 @@ def in_colour(image: np.ndarray) -> bool:
 
 
 def scaled(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """The frame as it is read (3-channel uint8, scaled down to ``MAX_SIDE``) and the factor it was scaled
-    by; None when it is too small to hold a card.
+    """The frame as it is first read (``as_read``, scaled down to ``MAX_SIDE``) and the factor it was scaled by.
 
     >>> image, shrink = scaled(np.zeros((1440, 2560), np.uint8))
     >>> image.shape, shrink
     ((720, 1280, 3), 0.5)
+    """
+    prepared = as_read(frame)
+    return None if prepared is None else (at_scale(*prepared), prepared[1])
+
+
+def as_read(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The frame as 3-channel uint8 at its own size and the factor it is first read at (``read_scale``); None
+    when it is too small to hold a card. A frame that is not an image raises TypeError or ValueError saying why.
+
+    >>> image, shrink = as_read(np.zeros((1440, 2560), np.uint8))
+    >>> image.shape, shrink, as_read(np.zeros((32, 60_000), np.uint8))
+    ((1440, 2560, 3), 0.5, None)
     """
     image = _as_bgr(frame)
     if image is None:
@@ -239,9 +254,16 @@ def scaled(frame: np.ndarray) -> tuple[np.ndarray, float] | None:
     shrink = read_scale(image.shape)
     if min(image.shape[:2]) * shrink < MIN_SIDE:
         return None  # a strip so long and thin that, scaled down, it is too narrow to hold a card
-    if shrink < 1.0:
-        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     return image, shrink
+
+
+def at_scale(image: np.ndarray, factor: float) -> np.ndarray:
+    """The image scaled by ``factor`` (at most 1: averaged over the pixels each new one covers).
+
+    >>> at_scale(np.zeros((1440, 2560, 3), np.uint8), 0.5).shape
+    (720, 1280, 3)
+    """
+    return image if factor == 1.0 else cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
 
 
 def read_scale(shape: tuple[int, ...]) -> float:

@@ -2,15 +2,22 @@
 
 A camera over a card table sees the same table frame after frame: a card is laid, a hand passes, the rest
 lies still. ``LiveReader`` keeps the index corners it read and a coarse copy of the frame (each colour's
-mean over cells of ``CELL`` x ``CELL`` pixels). In each new frame it finds the cells whose mean changed by
-more than camera noise (``CHANGE`` levels); an index corner near one (within ``REACH`` of its size, where
-the corner's patch, its surroundings and the ink and paper measured around them lie) is read again, from
-a crop around the changed cells wide enough to hold such corners with their surroundings. The corners of
-the whole table are then made into cards as ``read_cards`` makes them, so pairing corners, dropping
-outsized ones and reading each card once see the whole table, as they do in a frame read whole.
+mean over cells of about ``CELL`` x ``CELL`` pixels of the frame as first read, ``cards.read_scale``). In
+each new frame it finds the cells whose mean changed by more than camera noise (``CHANGE`` levels); an
+index corner near one (within ``REACH`` of its size, where the corner's patch, its surroundings and the ink
+and paper measured around them lie) is read again, from a crop around the changed cells wide enough to hold
+such corners with their surroundings. The corners of the whole table are then made into cards as
+``read_cards`` makes them, so pairing corners, dropping outsized ones and reading each card once see the
+whole table, as they do in a frame read whole.
 
-A frame like the last costs the coarse copy (about 0.3 ms at 1280x720); a card laid costs a crop around
-it; a frame mostly changed (a hand across the table, the light) or of another size is read whole.
+A frame larger than ``cards.MAX_SIDE`` (the Pi camera's 2304x1296) is read as ``read_cards`` reads it: found
+scaled down, and read in detail, up to its own size, where its indices are small once scaled down
+(``cards.detail_zoom``). The crops are then cut from the frame itself and read at that detail; the detail
+is chosen again (the frame read whole) when the corners held call for one a quarter finer or coarser.
+
+A frame like the last costs the coarse copy (about 0.6 ms at 1280x720, 2 ms at 2304x1296); a card laid
+costs a crop around it; a frame mostly changed (a hand across the table, the light) or of another size is
+read whole.
 
 >>> import numpy as np
 >>> live = LiveReader()
@@ -22,14 +29,28 @@ it; a frame mostly changed (a hand across the table, the light) or of another si
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
-from vision.cards import Corner, cards_of, in_colour, read_corners, same_corner, scaled
+from vision.cards import (
+    Corner,
+    as_read,
+    at_scale,
+    cards_of,
+    detail_zoom,
+    in_colour,
+    read_frame,
+    read_tiled,
+    same_corner,
+)
 from vision.observations import CardSighting
 
 CELL = 8
-"""Pixels a side of the coarse copy's cells (a multiple of 8, so a crop's coarse grids are the frame's)."""
+"""Pixels a side of the coarse copy's cells in the frame as first read; in a larger frame, this times the
+whole number nearest to how many times larger it is (16 at 2304x1296), so that the copy averages whole
+blocks of pixels."""
 CHANGE = 6
 """Levels a cell's mean must change by, in some colour, to count as changed: camera noise averaged over a
 cell is well under one level; a card's edge moved by one pixel changes its cells by about ten."""
@@ -37,10 +58,13 @@ REACH = 4.0
 """A corner is read again when a changed cell lies within this many times its scale (rank-to-suit
 distance) of its middle, plus ``REACH_PIXELS``: its patch and surroundings reach 3.6 scales."""
 REACH_PIXELS = 32
-"""Pixels added to every corner's reach: the paper and ink nearby are measured over about this far."""
+"""Pixels (as read) added to every corner's reach: the paper and ink nearby are measured over about this far."""
 MOST = 0.5
 """When the crops (each the box around a group of changed cells, widened) would cover more than this share of
 the frame, the whole frame is read instead."""
+REDETAIL = 1.25
+"""The detail the corners held call for (``cards.detail_zoom``) may differ from the one they were read at by
+up to this factor either way before the frame is read whole at the new one."""
 
 
 class LiveReader:
@@ -49,63 +73,80 @@ class LiveReader:
 
     def __init__(self) -> None:
         self._coarse: np.ndarray | None = None  # the coarse copy the held corners are true of, cell by cell
-        self._found: list[Corner] = []
+        self._found: list[Corner] = []  # in the frame's pixels scaled by self._scale
         self._cards: list[CardSighting] = []
-        self._shrink = 1.0
+        self._shrink = 1.0  # the scale the frame is first read at (cards.read_scale)
+        self._scale = 1.0  # the scale the held corners were read at: _shrink, or finer where read in detail
         self.read_share = 0.0
 
     def __call__(self, frame: np.ndarray) -> list[CardSighting]:
         """The cards in ``frame`` (as ``read_cards`` gives them); a bad frame raises as it does, and what
         is held stays as it was."""
-        prepared = scaled(frame)
+        prepared = as_read(frame)
         if prepared is None:
             self._coarse, self._found, self._cards, self.read_share = None, [], [], 1.0
             return []
-        image, shrink = prepared
-        coarse = cv2.resize(image, (-(-image.shape[1] // CELL), -(-image.shape[0] // CELL)),
-                            interpolation=cv2.INTER_AREA)
+        full, shrink = prepared
+        side = cell_side(shrink)
+        coarse = cv2.resize(full, (-(-full.shape[1] // side), -(-full.shape[0] // side)), interpolation=cv2.INTER_AREA)
         if self._coarse is None or self._coarse.shape != coarse.shape or shrink != self._shrink:
-            self._read_whole(image, coarse, shrink)
+            self._read_whole(full, shrink, coarse)
             return self._cards
         changed = cv2.absdiff(coarse, self._coarse).max(axis=2) > CHANGE
         if not changed.any():
             self.read_share = 0.0
             return self._cards
-        # each cell's distance (pixels) to the nearest changed cell
-        near = cv2.distanceTransform((~changed).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * CELL
+        scale = self._scale
+        # each cell's distance (pixels as read) to the nearest changed cell
+        near = cv2.distanceTransform((~changed).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * (side * scale)
         widest = max(map(_reach, self._found), default=REACH_PIXELS)
         crops = (near <= 2 * widest).astype(np.uint8)  # room for a touched corner's own reach
         count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
         share = float((boxes[1:, 2] * boxes[1:, 3]).sum() / crops.size)
         if share > MOST:
-            self._read_whole(image, coarse, shrink)
+            self._read_whole(full, shrink, coarse)
             return self._cards
-        held = [c for c in self._found if not _touched(c, near)]
+        at = side * scale  # a cell's side, pixels as read
+        held = [c for c in self._found if not _touched(c, near, at)]
         found = list(held)
         for k in range(1, count):
-            x, y, w, h = (int(v) * CELL for v in boxes[k, :4])
-            for corner in read_corners(image[y:y + h, x:x + w]):
-                corner = corner.moved((x, y))
-                cell = _cell(corner, near.shape)
+            x, y, w, h = (int(v) * side for v in boxes[k, :4])
+            for corner in read_tiled(at_scale(full[y:y + h, x:x + w], scale)):
+                corner = corner.moved((x * scale, y * scale))
+                cell = _cell(corner, near.shape, at)
                 # a corner read again where nothing near it changed is the one held
                 if (near[cell] <= widest and labels[cell] == k
                         and not any(same_corner(corner.rank, corner.scale, c.rank, c.scale) for c in held)):
                     found.append(corner)
         self.read_share = share
         self._coarse[changed] = coarse[changed]  # elsewhere, changes under CHANGE add up until they count
-        self._found, self._cards = found, cards_of(found, shrink, in_colour(image))
+        wanted = detail_zoom([replace(c, scale=c.scale * shrink / scale) for c in found], shrink)
+        if not scale / REDETAIL <= wanted <= scale * REDETAIL:
+            self._read_whole(full, shrink, coarse)
+            return self._cards
+        self._found, self._cards = found, cards_of(found, scale, in_colour(full))
         return self._cards
 
-    def _read_whole(self, image: np.ndarray, coarse: np.ndarray, shrink: float) -> None:
-        self._found = read_corners(image)
-        self._cards = cards_of(self._found, shrink, in_colour(image))
+    def _read_whole(self, full: np.ndarray, shrink: float, coarse: np.ndarray) -> None:
+        found, self._scale, colour = read_frame(full, shrink)
+        self._found, self._cards = found, cards_of(found, self._scale, colour)
         self._coarse, self._shrink, self.read_share = coarse, shrink, 1.0
 
 
-def _cell(corner: Corner, shape: tuple[int, ...]) -> tuple[int, int]:
-    """The coarse cell (row, column) of a corner's middle, inside a grid of ``shape``."""
+def cell_side(shrink: float) -> int:
+    """Pixels a side of the coarse copy's cells in a frame first read at ``shrink`` (``CELL``).
+
+    >>> cell_side(1.0), cell_side(1280 / 2304), cell_side(1280 / 4000)
+    (8, 16, 24)
+    """
+    return CELL * max(1, round(1 / shrink))
+
+
+def _cell(corner: Corner, shape: tuple[int, ...], side: float) -> tuple[int, int]:
+    """The coarse cell (row, column) of a corner's middle, inside a grid of ``shape`` of cells ``side`` pixels
+    (as read) a side."""
     x, y = corner.middle
-    return min(max(int(y // CELL), 0), shape[0] - 1), min(max(int(x // CELL), 0), shape[1] - 1)
+    return min(max(int(y // side), 0), shape[0] - 1), min(max(int(x // side), 0), shape[1] - 1)
 
 
 def _reach(corner: Corner) -> float:
@@ -113,6 +154,7 @@ def _reach(corner: Corner) -> float:
     return REACH * corner.scale + REACH_PIXELS
 
 
-def _touched(corner: Corner, near: np.ndarray) -> bool:
-    """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one)."""
-    return bool(near[_cell(corner, near.shape)] <= _reach(corner))
+def _touched(corner: Corner, near: np.ndarray, side: float) -> bool:
+    """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one, cells
+    ``side`` pixels a side)."""
+    return bool(near[_cell(corner, near.shape, side)] <= _reach(corner))

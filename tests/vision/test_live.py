@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+import cv2
 import numpy as np
 import pytest
 
 from device.demo.recording import Playback, Recording, deck
 from device.demo.stage import Pose, Stage, camera
-from vision import live as live_module
+from vision import cards as cards_module
 from vision.cards import read_cards
 from vision.live import CHANGE, LiveReader
 from vision.observations import same_cards
@@ -101,7 +102,7 @@ def test_a_bad_frame_is_refused_as_read_cards_refuses_it_and_loses_nothing(table
 def test_each_corner_is_read_once_where_crops_meet(table: Stage, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two cards laid far apart are read in two crops, and no corner comes twice."""
     crops: list[tuple[int, ...]] = []
-    read = live_module.read_corners
+    read = cards_module.read_corners
 
     def counted(image: np.ndarray) -> list:
         crops.append(image.shape)
@@ -109,8 +110,53 @@ def test_each_corner_is_read_once_where_crops_meet(table: Stage, monkeypatch: py
 
     live = LiveReader()
     live(table.image())
-    monkeypatch.setattr(live_module, "read_corners", counted)
+    monkeypatch.setattr(cards_module, "read_corners", counted)
     table.put(Pose("9S", 200, 150, 0.0))
     table.put(Pose("KD", 1100, 600, 0.2))
     seen = live(table.image())
     assert len(crops) == 2 and same_cards(seen, read_cards(table.image()))
+
+
+@pytest.fixture(name="wide")
+def wide_fixture() -> Stage:
+    """A 2304x1296 camera's view of a table about twice as wide as the demo's: indices of 13 to 15 pixels, 7 or 8
+    in the frame scaled down to 1280, so ``read_cards`` reads it in detail, at its own size."""
+    stage = Stage(deck(), seed=3, size=(2304, 1296))
+    for code, x, y, turn in (("TH", 700, 500, 0.1), ("QS", 1260, 560, -0.3), ("5D", 1700, 860, 1.2), ("8C", 400, 1000, 0.4)):
+        stage.put(Pose(code, x, y, turn))
+    return stage
+
+
+def test_a_large_frame_is_read_in_crops_of_its_own_pixels(wide: Stage, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, rng = LiveReader(), np.random.default_rng(5)
+    frame = camera(wide.image(), rng)
+    assert sorted(s.code for s in live(frame)) == sorted(s.code for s in read_cards(frame)) == ["5D", "8C", "QS", "TH"]
+    crops: list[bool] = []  # whether each image read is a part of the camera's frame itself
+    read = cards_module.read_corners
+    monkeypatch.setattr(cards_module, "read_corners", lambda image: crops.append(np.shares_memory(image, frame)) or read(image))
+    wide.put(Pose("7C", 450, 300, 0.5))
+    frame = camera(wide.image(), rng)
+    laid = live(frame)
+    assert crops == [True] and 0.0 < live.read_share < 0.5
+    assert sorted(s.code for s in laid) == sorted(s.code for s in read_cards(frame)) == ["5D", "7C", "8C", "QS", "TH"]
+    assert live(camera(wide.image(), rng)) == laid and live.read_share == 0.0
+
+
+def test_the_detail_is_chosen_again_when_the_cards_call_for_another() -> None:
+    """An empty table 2.5 times the demo's resolution is read in detail at its own size (nothing tells how large
+    the indices are); its first card's indices (about 35 px) call for less, so that frame is read whole, and the
+    next card laid is read in a crop again."""
+    live, rng = LiveReader(), np.random.default_rng(6)
+    empty = Stage(deck(), seed=3)
+
+    def seen(stage: Stage) -> np.ndarray:
+        return camera(cv2.resize(stage.image(), (3200, 1800), interpolation=cv2.INTER_CUBIC), rng)
+
+    assert live(seen(empty)) == [] and live.read_share == 1.0
+    empty.put(Pose("TH", 400, 300, 0.1))
+    frame = seen(empty)
+    assert [s.code for s in live(frame)] == ["TH"] and live.read_share == 1.0
+    empty.put(Pose("QS", 900, 450, -0.3))
+    frame = seen(empty)
+    assert sorted(s.code for s in live(frame)) == sorted(s.code for s in read_cards(frame)) == ["QS", "TH"]
+    assert 0.0 < live.read_share < 0.5

@@ -7,7 +7,11 @@ Two streams, each frame with fresh camera noise (a standard deviation of ``--noi
 - a 30-card table dealt a card at a time onto a four-seat grid, three still frames after each card, and a
   hand passing over the table after every tenth card.
 
-    .venv/bin/python -m benchmarks.live_reading [--noise 3]
+``--size`` sets the camera's resolution: the same tables as a camera of that many pixels sees them (the cards
+drawn at that resolution from the deck's faces; at 2304x1296, the Pi camera's stream, indices of about 28 px
+from rank to suit, 15 px at the demo's 1280x720).
+
+    .venv/bin/python -m benchmarks.live_reading [--noise 3] [--size 2304x1296]
 """
 
 from __future__ import annotations
@@ -18,33 +22,36 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core: set before NumPy
 
 import argparse  # noqa: E402
 import time  # noqa: E402
+import zlib  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
+from dataclasses import replace  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from device.demo.recording import Playback, deck, misreads, recordings  # noqa: E402
-from device.demo.stage import Pose, Stage, camera  # noqa: E402
+from device.demo.stage import BACK, CARD_HEIGHT, SIZE, Pose, Stage, camera, draw_card  # noqa: E402
 from scoring.cards import DECK  # noqa: E402
 from vision.cards import read_cards  # noqa: E402
 from vision.live import LiveReader  # noqa: E402
-from vision.observations import same_cards  # noqa: E402
+from vision.observations import CardSighting, same_cards  # noqa: E402
 
 Frames = Iterator[tuple[str, np.ndarray, Stage]]
 """Each frame of a stream, with the table it shows; a new table's first frame is named."""
 
 
-def recorded() -> Frames:
-    """Every frame of the demo's recordings."""
+def recorded(zoom: float) -> Frames:
+    """Every frame of the demo's recordings, ``zoom`` times the demo's resolution."""
     for recording in recordings():
         playback = Playback(recording)
         while not playback.done:
             frame = playback.read()
-            yield (recording.name if playback.frame == 0 else ""), frame, playback.stage
+            yield (recording.name if playback.frame == 0 else ""), at_zoom(frame, playback.stage, zoom), playback.stage
 
 
-def dealt(cards: int = 30, seed: int = 5) -> Frames:
-    """A table dealt ``cards`` cards one at a time, with a hand passing over after every tenth."""
+def dealt(zoom: float, cards: int = 30, seed: int = 5) -> Frames:
+    """A table dealt ``cards`` cards one at a time, with a hand passing over after every tenth, ``zoom`` times the
+    demo's resolution."""
     rng = np.random.default_rng(seed)
     stage = Stage(deck(), seed=seed)
     spots = [(160 + 190 * (k % 6) + rng.uniform(-20, 20), 110 + 125 * (k // 6) + rng.uniform(-10, 10))
@@ -52,16 +59,41 @@ def dealt(cards: int = 30, seed: int = 5) -> Frames:
     for k, ((x, y), card) in enumerate(zip(spots, rng.permutation(len(DECK))[:cards], strict=True)):
         stage.put(Pose(DECK[card].code, x, y, float(rng.uniform(-0.4, 0.4))))
         for still in range(4):
-            yield ("dealt" if k == still == 0 else ""), stage.image(), stage
+            yield ("dealt" if k == still == 0 else ""), at_zoom(stage.image(), stage, zoom), stage
         if k % 10 == 9:
             for step in range(8):  # a hand (an arm's skin-coloured blob) sweeps across and back
-                frame = stage.image().copy()
-                centre = (int(100 + 1080 * (1 - abs(step - 3.5) / 3.5)), int(rng.uniform(200, 500)))
-                cv2.ellipse(frame, centre, (110, 70), 20.0, 0, 360, (120, 150, 205), -1)
+                frame = at_zoom(stage.image(), stage, zoom).copy()
+                centre = (int(zoom * (100 + 1080 * (1 - abs(step - 3.5) / 3.5))), int(zoom * rng.uniform(200, 500)))
+                cv2.ellipse(frame, centre, (round(110 * zoom), round(70 * zoom)), 20.0, 0, 360, (120, 150, 205), -1)
                 yield "", frame, stage
 
 
-def measure(stream: Frames, noise: float, rng: np.random.Generator) -> dict[str, list[float]]:
+_drawn: dict[tuple[int, float], np.ndarray] = {}
+
+
+def at_zoom(image: np.ndarray, stage: Stage, zoom: float) -> np.ndarray:
+    """The demo's frame of ``stage`` (``image``) as a camera of ``zoom`` times its resolution sees it: the frame
+    scaled up, and every card drawn again over it at that resolution, bottom to top (the last frame kept)."""
+    if zoom == 1.0:
+        return image
+    key = (zlib.crc32(image), zoom)
+    if key not in _drawn:
+        size = (round(image.shape[1] * zoom), round(image.shape[0] * zoom))
+        frame = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+        for pose in stage.cards():
+            at = replace(pose, x=pose.x * zoom, y=pose.y * zoom)
+            draw_card(frame, stage.deck.faces[BACK if pose.down else pose.code], at.quad(CARD_HEIGHT * zoom))
+        _drawn.clear()
+        _drawn[key] = frame
+    return _drawn[key]
+
+
+def in_demo_pixels(seen: list[CardSighting], zoom: float) -> list[CardSighting]:
+    """Sightings in a frame ``zoom`` times the demo's resolution, placed in the demo's pixels."""
+    return [replace(s, center=(s.center[0] / zoom, s.center[1] / zoom)) for s in seen]
+
+
+def measure(stream: Frames, noise: float, rng: np.random.Generator, zoom: float) -> dict[str, list[float]]:
     """CPU ms of each frame both ways, the cards each misread, the share of the frame the live reader read,
     and whether the two agree."""
     cv2.setNumThreads(1)
@@ -81,8 +113,8 @@ def measure(stream: Frames, noise: float, rng: np.random.Generator) -> dict[str,
         out["live"].append((end - middle) * 1000)
         out["share"].append(live.read_share)
         out["differ"].append(float(not same_cards(seen, whole)))
-        out["whole misread"].append(len(misreads(stage, whole)))
-        out["live misread"].append(len(misreads(stage, seen)))
+        out["whole misread"].append(len(misreads(stage, in_demo_pixels(whole, zoom))))
+        out["live misread"].append(len(misreads(stage, in_demo_pixels(seen, zoom))))
     return out
 
 
@@ -107,11 +139,17 @@ def report(title: str, figures: dict[str, list[float]]) -> None:
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--noise", type=float, default=3.0, help="camera noise, levels (standard deviation)")
+    options.add_argument("--size", default="1280x720", help="the camera's resolution, WIDTHxHEIGHT (16:9)")
     args = options.parse_args()
+    width, _, height = args.size.partition("x")
+    if not (width.isdigit() and height.isdigit()) or int(width) * SIZE[1] != int(height) * SIZE[0]:
+        options.error(f"--size {args.size}: expected WIDTHxHEIGHT at 16:9, like 2304x1296")
+    zoom = int(width) / SIZE[0]
     read_cards(np.zeros((720, 1280, 3), np.uint8))  # load the model
     rng = np.random.default_rng(11)
-    report("the demo's recordings", measure(recorded(), args.noise, rng))
-    report("a 30-card table dealt, a hand passing", measure(dealt(), args.noise, rng))
+    print(f"frames of {width}x{height}")
+    report("the demo's recordings", measure(recorded(zoom), args.noise, rng, zoom))
+    report("a 30-card table dealt, a hand passing", measure(dealt(zoom), args.noise, rng, zoom))
 
 
 if __name__ == "__main__":

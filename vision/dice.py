@@ -112,7 +112,7 @@ SIZE_SPREAD = 0.25
 """With three or more dice read, a sticker more than this share smaller or larger than their median is
 not a die's top face (a glint, a bit of a side face)."""
 MAX_SIDE = 1280
-"""Larger frames are scaled down to this long side first."""
+"""Larger images searched (a frame, or the part of it around the tray) are scaled down to this long side first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +148,7 @@ def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None, within: np.nda
         x0, y0 = np.maximum(np.floor(within.min(axis=0)) - MAX_WINDOW / shrink, 0).astype(int)
         x1, y1 = np.ceil(within.max(axis=0) + MAX_WINDOW / shrink).astype(int)
         image, left, top = image[y0:y1, x0:x1], x0, y0
+        shrink = min(1.0, MAX_SIDE / max(image.shape[:2]))  # the tray at the camera's own pixels, up to MAX_SIDE
     if min(image.shape[:2]) * shrink < 2 * MIN_WINDOW:
         return DiceReading((), ())
     if shrink < 1.0:

@@ -123,6 +123,20 @@ def test_a_big_frame_is_read_at_its_own_scale():
         assert np.hypot(2 * a.center[0] - b.center[0], 2 * a.center[1] - b.center[1]) < 6
 
 
+def test_the_tray_of_a_large_frame_is_read_at_the_cameras_own_pixels():
+    """The Pi camera's 2304x1296 over a table a metre across: dice of 32 to 38 px, which the frame scaled down to
+    1280 would halve; the tray's part of the frame is read as it is."""
+    rng = np.random.default_rng(3)
+    tray = Tray.random(rng, size=(1296, 2304), scale=(2.0, 2.4))
+    poses = lay_out(rng, tray)
+    frame = render(rng, tray, poses)
+    centres = np.array([tray.center(pose) for pose in poses], np.float32)
+    (x0, y0), (x1, y1) = centres.min(axis=0) - 60, centres.max(axis=0) + 60
+    reading = read_dice(frame, within=np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32))
+    assert max(x1 - x0, y1 - y0) < 1280
+    assert all(seen is not None and seen.face == face for face, seen in matched(tray, poses, reading))
+
+
 def test_frames_that_are_not_images_are_refused():
     with pytest.raises(ValueError, match="HxWx3 BGR image of uint8"):
         read_dice(np.zeros((720, 1280), np.float32))

@@ -112,9 +112,10 @@ def measure(stream: Frames, noise: float, rng: np.random.Generator, zoom: float)
         out["whole"].append((middle - start) * 1000)
         out["live"].append((end - middle) * 1000)
         out["share"].append(live.read_share)
+        whole, seen = in_demo_pixels(whole, zoom), in_demo_pixels(seen, zoom)  # "the same" within the demo's pixels
         out["differ"].append(float(not same_cards(seen, whole)))
-        out["whole misread"].append(len(misreads(stage, in_demo_pixels(whole, zoom))))
-        out["live misread"].append(len(misreads(stage, in_demo_pixels(seen, zoom))))
+        out["whole misread"].append(len(misreads(stage, whole)))
+        out["live misread"].append(len(misreads(stage, seen)))
     return out
 
 

@@ -41,7 +41,8 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
-from vision import corners, glyphs, photos, render  # noqa: E402
+from tools.cards import photos, render  # noqa: E402
+from vision import corners, glyphs  # noqa: E402
 from vision.cards import CLEAR_INDEX, cards_of, read_cards, read_corners, screened  # noqa: E402
 from vision.cards import scaled as cards_scaled  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402

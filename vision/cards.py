@@ -63,7 +63,7 @@ A corner the expert reads, but not this surely, is read when the second expert r
 read did, this surely at each framing. On two sets of 400 held-out scenes (seeds apart from the benchmark's)
 that read 23 more cards right and 2 fewer wrong: 1600 / 6 / 131 unknown and 1576 / 15 / 147 before, 1609 / 6 /
 122 and 1590 / 13 / 136 after. The second expert was fitted as the expert was, going on from it, on the rows
-chosen by a reader trained 16 epochs further (see ``vision.train``)."""
+chosen by a reader trained 16 epochs further (see ``tools.cards.train``)."""
 VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
 FIRM = 0.9999

@@ -512,7 +512,7 @@ def glance_features(stride: int) -> int:
 
 def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
     """The glance at ``stride`` (``glance_blocks``) of each row of ``features`` (floats 0..1, or uint8 as
-    ``vision.train`` keeps them), as floats 0..1: the glance's points, renormalised by their own contrast,
+    ``tools.cards.train`` keeps them), as floats 0..1: the glance's points, renormalised by their own contrast,
     just as ``glance_blocks`` does from the frame. The two agree, but for the rounding of uint8 rows:
     features are an affine function of the pixels (ink 1 at the rank mark's darkest, 0 at the patch's
     brightest), clipped where the glance clips too (see ``_glance_normalised``). So a pre-screen fitted on

@@ -20,7 +20,7 @@ A die still rolling is blurred past reading. A cocked die (one edge on the floor
 against a die or the tray's wall) is reported unknown, so the roll is not scored until it is set flat or
 re-rolled (``cocked``): when its top face is seen foreshortened against the frame's other top faces (a
 camera over the tray sees every flat top face alike), or else when a small network (``judge``, trained on
-renders by ``vision.train_dice``) takes it for cocked from the colour around its top face: the die's
+renders by ``tools.dice.train``) takes it for cocked from the colour around its top face: the die's
 sides and shadow, which show where a flat die's do not. One tilted so far that its top is seen edge-on
 is dropped. The reading is checked against the score guide's
 dice: more dice than the game has, a face that is on no die, or faces no assignment of dice could show
@@ -100,7 +100,7 @@ CROP, CROP_SPAN = 56, 2.6
 stickers' sides across (about two dice), turned so that the way out from the middle of the frame is up."""
 JUDGED_COCKED = 3.0
 """A top face the judge scores above this (log odds) is on a cocked die. Picked on 1,500 tuning trays
-(``vision.train_dice``, seeds 208000 on; 7,079 flat and 4,354 cocked dice read as a face): 2 flat dice
+(``tools.dice.train``, seeds 208000 on; 7,079 flat and 4,354 cocked dice read as a face): 2 flat dice
 score above it (the next highest 2.5) and 99.1 % of the cocked ones (2.75: 2 flat, 99.2 %; 2.25: 5 flat).
 On 1,500 check trays (400000 on): 1 of 7,098 flat dice above it, 34 of 4,356 cocked ones not (14 of the
 266 leaning 18-19 degrees, the least a die cocks)."""
@@ -251,7 +251,7 @@ def _judge_net() -> Any:
 
 def judge(patches: np.ndarray, net: Any = None) -> np.ndarray:
     """The log odds that each die is cocked, from its ``die_patches``: a small convolutional network
-    trained on renders by ``vision.train_dice`` (``net``: the committed one unless given). A die it scores
+    trained on renders by ``tools.dice.train`` (``net``: the committed one unless given). A die it scores
     within ``DOUBT`` of ``JUDGED_COCKED`` is asked again as its mirror image (the network was trained on
     both), and the two answers averaged: fewer flat dice score high so, and the other dice (nine in ten)
     cost no second look."""

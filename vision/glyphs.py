@@ -17,7 +17,7 @@ only the corners the reader takes surely as an index but cannot read surely; the
 such network, trained apart) is asked only to confirm the expert's reading of the corners the expert
 cannot read surely alone. The models are ``vision/models/index_reader.npz`` (the screens, their pass marks,
 card geometry), ``index_reader.onnx`` (reader), ``index_reader.expert.onnx`` (expert) and
-``index_reader.second.onnx`` (second expert) beside it, made by ``python -m vision.train`` from synthetic
+``index_reader.second.onnx`` (second expert) beside it, made by ``python -m tools.cards.train`` from synthetic
 card tables only.
 
 >>> import numpy as np
@@ -112,7 +112,7 @@ class Screen:
 
 
 TINY_WEIGHT = 1e-12
-"""Screen weights smaller than this are zero. Training (``vision.train.fit_screen``, Adam without weight decay)
+"""Screen weights smaller than this are zero. Training (``tools.cards.train.fit_screen``, Adam without weight decay)
 left the weights of inputs that never vary (about two thirds of the screens' weights) as subnormal floats,
 which many x86 CPUs multiply through a slow path: with them, the looks and screen took 60% of a frame here
 (a glance of 3,000 rows 59 ms instead of 0.6). Together they change no logit by more than 1e-9."""
@@ -155,7 +155,7 @@ def onnx_net(path: Path, engine: int | None = CLASSIC) -> Any:
 
 
 class ConvNet:
-    """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``vision.train``: it takes
+    """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``tools.cards.train``: it takes
     feature rows (``corners.features``, split by ``conv_inputs``) and gives rank and suit logits (outputs
     ``rank`` and ``suit``). The file has a fixed batch size, run on any number of rows."""
 
@@ -202,7 +202,7 @@ class Look:
 @dataclass(frozen=True)
 class Reader:
     """The trained reader and screen, the screen's pass mark, the median card geometry in index units
-    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``), the looks in front of the
+    (``centre_x``, ``centre_y``, ``card_height``; see ``tools.cards.train``), the looks in front of the
     screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen),
     and the expert: a wider reader asked only about the corners the reader takes surely as an index but
     cannot read surely (None: they stay unknown), and the second expert, asked to confirm the expert's reading
@@ -233,7 +233,7 @@ class Reader:
 
 def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],
          looks: tuple[Look, ...] = (), **extra: np.ndarray) -> None:
-    """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``):
+    """Saves all but the reader (which ``tools.cards.train`` exports beside ``path``, with the suffix ``.onnx``):
     the looks as ``look_strides``, ``look_passes`` and the screens ``look0_w0``, ``look0_b0``, ..."""
     ahead = {"look_strides": np.array([look.stride for look in looks], np.int32),
              "look_passes": np.array([look.pass_mark for look in looks], np.float32)}
@@ -260,7 +260,7 @@ def expert_path(path: Path, expert: str = "expert") -> Path:
 def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
     """The looks saved in ``data`` (an ``np.load`` of the model at ``path``); a model saved before looks
     (with one pre-screen, ``prescreen_*``) is refused, naming the refit."""
-    refit = "refit it (python -m vision.train --screen-only)"
+    refit = "refit it (python -m tools.cards.train --screen-only)"
     if "look_strides" not in data:
         raise ValueError(f"{path} was saved before the looks (one pre-screen): {refit}")
     looks = tuple(Look(int(stride), Screen.read(data, f"look{k}_"), float(pass_mark))
@@ -275,12 +275,12 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
 @cache
 def load(path: Path = MODEL) -> Reader:
     """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx``, ``.expert.onnx`` and
-    ``.second.onnx``); a missing file is named with the ``vision.train`` run that makes it (each expert's is a
+    ``.second.onnx``); a missing file is named with the ``tools.cards.train`` run that makes it (each expert's is a
     run of its own)."""
     for part, run in ((path, ""), (path.with_suffix(".onnx"), ""), (expert_path(path), f" --expert --out {path}"),
                       (expert_path(path, "second"), f" --second-from OTHER_MODEL --out {path}")):
         if not part.exists():
-            raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train{run}")
+            raise FileNotFoundError(f"card reader model {part} is missing: run python -m tools.cards.train{run}")
     with np.load(path) as data:
         return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
                       {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path),

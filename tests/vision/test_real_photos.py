@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from benchmarks.card_vision import photo_outcomes
-from vision import photos
+from tools.cards import photos
 from vision.cards import read_cards
 
 pytestmark = pytest.mark.skipif(not (photos.DATA / "boxes.json").exists(),

@@ -1,8 +1,9 @@
-"""Train the cocked-die judge of ``vision.dice`` from rendered trays: ``python -m vision.train_dice``.
+"""Train the cocked-die judge of ``vision.dice`` from rendered trays: ``python -m tools.dice.train``.
 
 The recipe, all regenerated from seeds (nothing downloaded, no photo used):
 
-1. ``vision.dice_render`` lays out and draws a tray (``Tray.random``: camera height and tilt, felt, light),
+1. ``tools.dice.rolls`` lays out a tray (``random_tray``: camera height and tilt, felt, light) drawn by
+   ``device.demo.dice_drawing``,
    a share ``COCKED_SHARE`` of its dice cocked (``cock``: 18-35 degrees, an edge on the floor, wedged
    against a die lying flat or the wall) and half of the flat ones tilted up to ``TILT_SLIGHT`` (6 degrees:
    still flat, to be read);
@@ -19,7 +20,7 @@ The recipe, all regenerated from seeds (nothing downloaded, no photo used):
    cocked (picked on tuning trays, 208000 on, and confirmed on these).
 
 PyTorch is needed here only (never at run time): run with an interpreter that has it, e.g.
-``PYTHONPATH=. /path/to/torch-venv/bin/python -m vision.train_dice``. Options: ``--trays`` (8000),
+``PYTHONPATH=. /path/to/torch-venv/bin/python -m tools.dice.train``. Options: ``--trays`` (8000),
 ``--low`` (2000 trays leaning little), ``--check`` (1500 trays), ``--epochs`` (8), ``--judges`` (2
 networks averaged), ``--jobs`` (2), ``--out``. The committed model was made with the defaults (its
 patches were stored from an earlier ``die_patches``, equal to these to within 0.0083 in 0.02 % of their
@@ -43,8 +44,9 @@ from pathlib import Path
 
 import numpy as np
 
+from device.demo.dice_drawing import TILT_SLIGHT, render
+from tools.dice.rolls import lay_out, random_tray
 from vision.dice import CROP, MODEL, die_patches, judge, mirrored, top_faces
-from vision.dice_render import TILT_SLIGHT, Tray, lay_out, render
 from vision.glyphs import onnx_net
 
 COCKED_SHARE = 0.4
@@ -62,7 +64,7 @@ def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[np
     """One tray's samples: patches (n, 5, CROP, CROP) float16, cocked (n,) bool, read as a face (n,) bool
     (``lean``: how far its cocked dice lean, as ``lay_out`` takes it)."""
     rng = np.random.default_rng(seed)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     poses = [pose if pose.cocked or rng.random() < 0.5 else replace(pose, tilt=float(rng.uniform(0, TILT_SLIGHT)))
              for pose in lay_out(rng, tray, cocked=COCKED_SHARE, lean=lean)]
     frame = render(rng, tray, poses)
@@ -144,7 +146,7 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> object:
 
 
 def save_onnx(model: object, path: Path) -> None:
-    """The network as ONNX (opset 13) for ``cv2.dnn``, exported as ``vision.train.export`` does."""
+    """The network as ONNX (opset 13) for ``cv2.dnn``, exported as ``tools.cards.train.export`` does."""
     import torch  # training only
 
     path.parent.mkdir(parents=True, exist_ok=True)

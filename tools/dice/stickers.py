@@ -1,4 +1,4 @@
-"""The printable sticker sheet for a set of Pinzique dice: ``python -m vision.dice_sheet OUT.png``.
+"""The printable sticker sheet for a set of Pinzique dice: ``python -m tools.dice.stickers OUT.png``.
 
 One page at 300 dpi (A4, or ``--page letter``) holds the 48 stickers of the eight dice, one row a die, in
 the design of ``vision.dice_faces`` that the reader is trained on. Print at 100 % (no "fit to page") on
@@ -104,7 +104,7 @@ def png_bytes(image: np.ndarray, dpi: int = DPI) -> bytes:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the sheet; returns the exit status (2 with a message when it cannot)."""
-    parser = argparse.ArgumentParser(prog="python -m vision.dice_sheet", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m tools.dice.stickers", description=__doc__.split("\n\n")[1])
     parser.add_argument("out", metavar="OUT.png", help="the PNG file to write")
     parser.add_argument("--page", choices=sorted(PAGES), default="a4", help="paper size (a4)")
     parser.add_argument("--guide", metavar="FILE", help="a score guide TOML whose dice to print (the shipped one)")
@@ -115,10 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         image = preview(guide) if args.preview else sheet(guide, args.page)
         Path(args.out).write_bytes(png_bytes(image, DPI // 4 if args.preview else DPI))
     except GuideError as error:
-        print(f"dice_sheet: {error}", file=sys.stderr)
+        print(f"stickers: {error}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"dice_sheet: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+        print(f"stickers: cannot write {args.out}: {error.strerror}", file=sys.stderr)
         return 2
     kind = "a preview" if args.preview else f"{DPI} dpi, {args.page}"
     print(f"wrote {args.out}: {len(guide.dice)} dice, {sum(len(d) for d in guide.dice)} stickers, {kind}")

@@ -1,8 +1,8 @@
-"""Train the index-corner reader from synthetic card tables: ``python -m vision.train``.
+"""Train the index-corner reader from synthetic card tables: ``python -m tools.cards.train``.
 
 The data recipe, all regenerated from seeds and ``../shared/data`` (nothing downloaded):
 
-1. ``vision.render.table_scene`` draws a frame (1280x720 down to 384x288, landscape or portrait) of one or two random
+1. ``tools.cards.render.table_scene`` draws a frame (1280x720 down to 384x288, landscape or portrait) of one or two random
    deck designs (index fonts from ``render.RANK_FONTS``; ``render.HELD_OUT_FONTS`` are kept for testing; with
    ``--deck-scenes``, more scenes whose designs are mostly the real public-domain decks, ``render.TRAINING_DECKS``;
    the (L)GPL decks, ``render.HELD_OUT_DECKS``, are kept for testing),
@@ -44,7 +44,7 @@ The data recipe, all regenerated from seeds and ``../shared/data`` (nothing down
 Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores keep to 2 threads):
 
     python -m venv /tmp/train-venv && /tmp/train-venv/bin/pip install -e '.[train]'
-    nice -n 19 /tmp/train-venv/bin/python -m vision.train --cache /tmp/card-samples
+    nice -n 19 /tmp/train-venv/bin/python -m tools.cards.train --cache /tmp/card-samples
 
 Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epochs`` (16), ``--screen-hidden``
 (64,32: the screen's ReLU layers), ``--looks`` (3,2: the looks' strides, coarsest first),
@@ -70,24 +70,24 @@ when it cut marks at three fixed shares of the paper's brightness (before commit
 went on from the third's reader on samples of the present finder (``corners.ink_depth``), in a new cache
 DIR2, and refitted the screen and looks after it (the expert was kept):
 
-    python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
-    python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
+    python -m tools.cards.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
+    python -m tools.cards.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
         --screen-from FIRST/index_reader.npz --out SECOND/index_reader.npz
-    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
+    python -m tools.cards.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
         --init DIR/reader-0-12000.pt --screen-from SECOND/index_reader.npz
-    python -m vision.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
-    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
-    python -m vision.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
+    python -m tools.cards.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
+    python -m tools.cards.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
+    python -m tools.cards.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
         --max-lr 1e-3 --init DIR/reader-0-12000-12000hard.pt
 
 The present reader and expert went on from those on the same scenes with real decks and real photos too
 (``docs/CARD_MODEL.md``): the reader 4 epochs, its screen and looks refitted after, and the expert 2 epochs on
 the rows that reader chooses (the photos labelled by the reader committed before, whose file ``--photos`` reads):
 
-    python -m vision.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
         --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 4 --max-lr 1e-3 \
         --init vision/models/index_reader.onnx --out NEW/index_reader.npz
-    python -m vision.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
         --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 2 --max-lr 1e-3 \
         --expert --init vision/models/index_reader.expert.onnx --out NEW/index_reader.npz
 
@@ -95,11 +95,11 @@ The second expert is the expert of another model, OTHER: a reader trained 16 epo
 committed one, on 12,000 + 12,000 scenes of the present finder (DIR3), and an expert fitted 8 epochs on from the
 committed expert, on the rows that reader chose (OTHER's reader and screens are not used at run time):
 
-    python -m vision.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 16 \\
+    python -m tools.cards.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 16 \\
         --max-lr 1e-3 --init vision/models/index_reader.onnx --out OTHER/index_reader.npz
-    python -m vision.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 8 \\
+    python -m tools.cards.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 8 \\
         --max-lr 1e-3 --expert --init vision/models/index_reader.expert.onnx --out OTHER/index_reader.npz
-    python -m vision.train --second-from OTHER/index_reader.npz
+    python -m tools.cards.train --second-from OTHER/index_reader.npz
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ from typing import Any
 import numpy as np
 
 from scoring.cards import Card
-from vision import corners, glyphs, photos, render
+from tools.cards import photos, render
+from vision import corners, glyphs
 
 SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288))
 NEGATIVE_SHARE = 0.35
@@ -639,7 +640,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="this many more scenes drawn mostly with the real public-domain deck designs "
                              "(render.TRAINING_DECKS; seeds of --seed + 2)")
     parser.add_argument("--photos", type=Path, help="add the train split of these real labelled photos "
-                                                    "(vision.photos: ../shared/data/real-cards-cardcounter)")
+                                                    "(tools.cards.photos: ../shared/data/real-cards-cardcounter)")
     parser.add_argument("--screen-only", action="store_true",
                         help="refit only the screen and looks of the model at --out, against its reader (left as it is)")
     parser.add_argument("--expert", action="store_true",

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-cardcounter"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-cardcounter"
 COLOUR_LIGHT = ("phone", "webcam-table", "webcam-held")
 """The groups of colour photos of light-faced decks: what the device's colour camera sees of an ordinary deck."""
 

@@ -3,7 +3,7 @@
 Everything here is drawn from scratch with Pillow fonts and OpenCV: card faces in several designs (index
 fonts, index sizes, suit shapes, pip layouts, court pictures), card backs, tables (wood, felt, carpet,
 cloth, tiles, plain), chips, dice and hands, under uneven light with glare, blur, noise and JPEG loss.
-Pillow and the fonts are needed only to make data (``python -m vision.train``), never at run time.
+Pillow and the fonts are needed only to make data (``python -m tools.cards.train``), never at run time.
 
 A scene knows where every index corner it drew lies and whether it is still visible:
 
@@ -27,14 +27,17 @@ import cv2
 import numpy as np
 
 from scoring.cards import DECK, Card, Rank, Suit
-from vision.text import FONTS
+from vision import text
 
 FACE_W, FACE_H = 250, 350
 """Card faces are drawn at this size (a poker card's 2.5 x 3.5 inch proportions)."""
 
-FONT_DIRS = (str(FONTS),)
-"""Where the fonts below are looked up: the files that come with the source (``vision/fonts``), never the
-machine's own, so every machine draws the same faces."""
+FONTS = Path(__file__).with_name("fonts")
+"""The fonts only data is drawn in (``tools/cards/fonts``)."""
+FONT_DIRS = (str(FONTS), str(text.FONTS))
+"""Where the fonts below are looked up: the files that come with the source (``tools/cards/fonts``, and
+``vision/fonts`` for the two the run time draws the dice in), never the machine's own, so every machine draws
+the same faces."""
 RANK_FONTS = (
     "C059-Roman", "C059-Bold", "NimbusRoman-Regular", "NimbusRoman-Bold", "URWBookman-Light",
     "URWBookman-Demi", "DejaVuSerif", "DejaVuSerif-Bold", "DejaVuSerifCondensed", "LiberationSerif-Regular",
@@ -86,7 +89,7 @@ def available(names: tuple[str, ...]) -> list[str]:
     found = [name for name in names if font_path(name)]
     if not found:
         raise RuntimeError(f"none of the fonts {', '.join(names)} is in {', '.join(FONT_DIRS)} (the fonts ship "
-                           "with the source: see vision/fonts/README.md)")
+                           "with the source: see tools/cards/fonts/README.md)")
     return found
 
 
@@ -276,7 +279,7 @@ def card_face(card: Card, design: Design, rng: np.random.Generator,
     return face, marks
 
 
-CARD_FACES = Path(__file__).resolve().parents[2] / "shared" / "data" / "card-faces"
+CARD_FACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "card-faces"
 """Face sets of real, openly licensed deck designs (``../shared/data/card-faces``, one PNG a card)."""
 TRAINING_DECKS = ("byron-knoll", "saulspatz-jumbo", "nicu-white")
 """The public-domain decks the reader is fitted on (the four-colour one, whose suit sits beside the rank, is not)."""

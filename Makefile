@@ -31,6 +31,7 @@ test: $(STAMP)
 	@$(CLUB_TOOLS) || $(MAKE) --no-print-directory club-packages
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(VENV)/bin/mypy --strict scoring
 
 lock:

@@ -35,6 +35,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Rank, Suit
 from vision import corners
@@ -50,7 +51,7 @@ GEOMETRY = ("centre_x", "centre_y", "card_height")
 """The median card geometry saved with the screen, in index units (see ``Reader``)."""
 
 
-def screen_view(x: np.ndarray) -> np.ndarray:
+def screen_view(x: NDArray[Any]) -> NDArray[Any]:
     """The screen's inputs from full feature rows: the ink patch averaged over 2x2 blocks, the rest as is.
 
     >>> screen_view(np.ones((3, 1104), np.float32)).shape, screen_view(np.ones((0, 1104), np.uint8)).shape
@@ -65,17 +66,19 @@ def screen_view(x: np.ndarray) -> np.ndarray:
     return np.hstack([pooled, x[:, PATCH_W * PATCH_H:]])
 
 
-def softmax(z: np.ndarray) -> np.ndarray:
+def softmax(z: NDArray[Any]) -> NDArray[Any]:
     """Row-wise softmax."""
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    out: NDArray[Any] = e / e.sum(axis=1, keepdims=True)
+    return out
 
 
-def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
+def index_share(p_rank: NDArray[Any], p_suit: NDArray[Any]) -> NDArray[Any]:
     """How surely each row (of classes, the last axis) is an index corner at all (neither head says "not
     an index")."""
-    return 1 - np.maximum(p_rank[..., NOT_INDEX_RANK], p_suit[..., NOT_INDEX_SUIT])
+    out: NDArray[Any] = 1 - np.maximum(p_rank[..., NOT_INDEX_RANK], p_suit[..., NOT_INDEX_SUIT])
+    return out
 
 
 @dataclass(frozen=True)
@@ -84,22 +87,23 @@ class Screen:
     row is an index corner the reader would keep. Its weights are kept as float32, those under ``TINY_WEIGHT``
     as zero."""
 
-    weights: list[np.ndarray]
-    biases: list[np.ndarray]
+    weights: list[NDArray[Any]]
+    biases: list[NDArray[Any]]
 
     def __post_init__(self) -> None:
         for name in ("weights", "biases"):
             object.__setattr__(self, name, [_flushed(v) for v in getattr(self, name)])
 
-    def index(self, x: np.ndarray) -> np.ndarray:
+    def index(self, x: NDArray[Any]) -> NDArray[Any]:
         """How surely each row of ``screen_view`` inputs (floats 0..1) is an index corner, 0..1."""
         h = x
         for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
             h = np.maximum(h @ w + b, 0)
         logit = (h @ self.weights[-1] + self.biases[-1])[:, 0]
-        return 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
+        out: NDArray[Any] = 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
+        return out
 
-    def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+    def arrays(self, prefix: str = "") -> dict[str, NDArray[Any]]:
         """The weights by name (``prefix`` before each), as saved: ``w0``, ``b0``, ``w1``, ..."""
         return {f"{prefix}{name}{k}": v for name, values in (("w", self.weights), ("b", self.biases))
                 for k, v in enumerate(values)}
@@ -118,7 +122,7 @@ which many x86 CPUs multiply through a slow path: with them, the looks and scree
 (a glance of 3,000 rows 59 ms instead of 0.6). Together they change no logit by more than 1e-9."""
 
 
-def _flushed(weights: np.ndarray) -> np.ndarray:
+def _flushed(weights: NDArray[Any]) -> NDArray[Any]:
     """The weights as float32, those under ``TINY_WEIGHT`` zero.
 
     >>> _flushed(np.array([0.5, -3e-41, 1e-13, 0.25])).tolist()
@@ -151,7 +155,9 @@ number of rows."""
 
 def onnx_net(path: Path, engine: int | None = CLASSIC) -> Any:
     """A ``cv2.dnn`` network read from an ONNX file, in ``engine`` where this OpenCV has engines."""
-    return cv2.dnn.readNetFromONNX(str(path)) if engine is None else cv2.dnn.readNetFromONNX(str(path), engine)
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine)  # type: ignore[call-overload, unused-ignore]  # OpenCV 4's stubs lack engines
 
 
 class ConvNet:
@@ -168,7 +174,7 @@ class ConvNet:
         self.path = path
         self.net = onnx_net(path, engine)
 
-    def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def logits(self, x: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """Rank and suit logits for each row of features."""
         if not len(x):
             return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
@@ -177,9 +183,9 @@ class ConvNet:
             for name, part in zip(CONV_INPUTS, conv_inputs(x[start:start + self.BATCH]), strict=True):
                 self.net.setInput(np.ascontiguousarray(part, np.float32), name)
             parts.append(self.net.forward(["rank", "suit"]))
-        return tuple(np.concatenate([p[k] for p in parts]) for k in (0, 1))  # type: ignore[return-value]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def predict(self, x: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """Rank and suit probabilities for each row of features."""
         rank, suit = self.logits(x)
         return softmax(rank), softmax(suit)
@@ -193,9 +199,9 @@ class Look:
     screen: Screen
     pass_mark: float
 
-    def passes(self, g: np.ndarray) -> np.ndarray:
+    def passes(self, g: NDArray[Any]) -> NDArray[Any]:
         """Which rows of glances at ``stride`` this look lets through."""
-        passed: np.ndarray = self.screen.index(g) >= self.pass_mark
+        passed: NDArray[Any] = self.screen.index(g) >= self.pass_mark
         return passed
 
 
@@ -216,12 +222,12 @@ class Reader:
     expert: ConvNet | None = None
     second: ConvNet | None = None
 
-    def passes(self, x: np.ndarray) -> np.ndarray:
+    def passes(self, x: NDArray[Any]) -> NDArray[Any]:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
-        passed: np.ndarray = self.screen.index(screen_view(x)) >= self.screen_pass
+        passed: NDArray[Any] = self.screen.index(screen_view(x)) >= self.screen_pass
         return passed
 
-    def glanced(self, planes: corners.Planes, found: corners.Candidates) -> np.ndarray:
+    def glanced(self, planes: corners.Planes, found: corners.Candidates) -> NDArray[Any]:
         """The candidates (indices, in order) that every look lets through to the screen: each look glances
         only at those the looks before it passed, a block at a time, by scale (what a look passes stays so)."""
         ahead = found.by_scale()
@@ -232,15 +238,16 @@ class Reader:
 
 
 def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],
-         looks: tuple[Look, ...] = (), **extra: np.ndarray) -> None:
+         looks: tuple[Look, ...] = (), **extra: NDArray[Any]) -> None:
     """Saves all but the reader (which ``tools.cards.train`` exports beside ``path``, with the suffix ``.onnx``):
     the looks as ``look_strides``, ``look_passes`` and the screens ``look0_w0``, ``look0_b0``, ..."""
-    ahead = {"look_strides": np.array([look.stride for look in looks], np.int32),
-             "look_passes": np.array([look.pass_mark for look in looks], np.float32)}
+    arrays: dict[str, Any] = {**screen.arrays("screen_"), "screen_pass": np.float32(screen_pass),
+                              **{k: np.float32(v) for k, v in geometry.items()},
+                              "look_strides": np.array([look.stride for look in looks], np.int32),
+                              "look_passes": np.array([look.pass_mark for look in looks], np.float32)}
     for k, look in enumerate(looks):
-        ahead.update(look.screen.arrays(f"look{k}_"))
-    np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
-                        **{k: np.float32(v) for k, v in geometry.items()}, **ahead, **extra)
+        arrays.update(look.screen.arrays(f"look{k}_"))
+    np.savez_compressed(path, **arrays | extra)
 
 
 EXPERTS = ("expert", "second")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 FONTS = Path(__file__).with_name("fonts")
 SANS = FONTS / "DejaVuSans.ttf"
@@ -30,7 +31,7 @@ def font(path: Path, size: int) -> Any:
     return ImageFont.truetype(str(path), size)
 
 
-def put_text(canvas: np.ndarray, text: str, origin: tuple[int, int], size: int,
+def put_text(canvas: NDArray[Any], text: str, origin: tuple[int, int], size: int,
              colour: tuple[int, int, int] = INK, face: Path = SANS) -> None:
     """Draw ``text`` on the BGR ``canvas`` in place, antialiased, in the font file ``face`` at ``size``
     pixels to the em, its baseline starting at ``origin`` (where ``cv2.putText`` starts it); what falls

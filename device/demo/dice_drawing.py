@@ -26,9 +26,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card
 from scoring.pinzique_guide import ScoreGuide
@@ -46,15 +48,15 @@ class Camera:
 
     focal: float  # pixels
     height: float  # mm above the table
-    rotation: np.ndarray  # 3x3, camera axes as rows (x right, y down, z along the view)
+    rotation: NDArray[Any]  # 3x3, camera axes as rows (x right, y down, z along the view)
     centre: tuple[float, float]  # principal point, pixels
     position: tuple[float, float]  # the table point under the camera, mm
 
-    def project(self, points: np.ndarray) -> np.ndarray:
+    def project(self, points: NDArray[Any]) -> NDArray[Any]:
         """Image pixels (n, 2) of world points (n, 3) in mm (z up from the table)."""
         rel = points - np.array([*self.position, self.height])
         cam = rel @ self.rotation.T
-        out: np.ndarray = self.focal * cam[:, :2] / cam[:, 2:3] + np.array(self.centre)
+        out: NDArray[Any] = self.focal * cam[:, :2] / cam[:, 2:3] + np.array(self.centre)
         return out
 
     def table_point(self, pixel: tuple[float, float]) -> tuple[float, float]:
@@ -70,9 +72,9 @@ class Tray:
     """What stays the same over a session: the camera, the table and tray, the light."""
 
     camera: Camera
-    background: np.ndarray
+    background: NDArray[Any]
     area: tuple[float, float, float, float]  # x0, y0, x1, y1 of the tray floor in pixels
-    light: np.ndarray  # unit vector towards the light
+    light: NDArray[Any]  # unit vector towards the light
     ivory: tuple[int, int, int]
     guide: ScoreGuide
 
@@ -110,7 +112,7 @@ class DiePose:
         return not self.rolling and not self.cocked
 
 
-def cube_corners(pose: DiePose, side: float) -> np.ndarray:
+def cube_corners(pose: DiePose, side: float) -> NDArray[Any]:
     """The 8 corners (bottom 4, top 4; mm) of a ``side``-mm square on the die's top and bottom faces
     (``DIE_MM`` for the cube itself), turned, tilted and placed."""
     half = side / 2
@@ -123,13 +125,13 @@ def cube_corners(pose: DiePose, side: float) -> np.ndarray:
     tilt = _rotation(ax, pose.tilt)
     placed = cube @ (tilt @ yaw).T
     lift = DIE_MM / 2 * (abs(math.cos(pose.tilt)) + abs(math.sin(pose.tilt)))  # resting on an edge
-    out: np.ndarray = placed + np.array([pose.x, pose.y, lift])
+    out: NDArray[Any] = placed + np.array([pose.x, pose.y, lift])
     return out
 
 
-def _rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+def _rotation(axis: NDArray[Any], angle: float) -> NDArray[Any]:
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    out: np.ndarray = np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
+    out: NDArray[Any] = np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
     return out
 
 
@@ -139,7 +141,7 @@ _SIDES = ((0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
 
 
 def render(rng: np.random.Generator, tray: Tray, poses: Sequence[DiePose], glare: float = 0.35,
-           shot: int = 0) -> np.ndarray:
+           shot: int = 0) -> NDArray[Any]:
     """One camera frame of the dice in ``poses`` on the tray (``glare``: chance a die's sticker catches
     a highlight). Frames of a still roll are rendered from generators in the same state with different
     ``shot`` numbers: the light, glare, focus and compression stay, the sensor noise changes."""
@@ -168,7 +170,7 @@ def render(rng: np.random.Generator, tray: Tray, poses: Sequence[DiePose], glare
     return _degrade(rng, canvas, shot)
 
 
-def _die_layer(tray: Tray, pose: DiePose, shape: tuple[int, ...], offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _die_layer(tray: Tray, pose: DiePose, shape: tuple[int, ...], offset: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The die drawn alone in a region at ``offset``: premultiplied colour and alpha float images."""
     camera = tray.camera
     cube = cube_corners(pose, DIE_MM)
@@ -195,11 +197,11 @@ def _die_layer(tray: Tray, pose: DiePose, shape: tuple[int, ...], offset: np.nda
 
 
 @cache
-def _texture(card: Card) -> np.ndarray:
+def _texture(card: Card) -> NDArray[Any]:
     return face_image(card, TEXTURE).astype(np.float32)
 
 
-def _paste_sticker(colour: np.ndarray, quad: np.ndarray, card: Card, shade: float) -> None:
+def _paste_sticker(colour: NDArray[Any], quad: NDArray[Any], card: Card, shade: float) -> None:
     """Warp the sticker of ``card`` onto ``quad`` (its top-left corner first) in the colour layer."""
     src = np.array([(0, 0), (TEXTURE, 0), (TEXTURE, TEXTURE), (0, TEXTURE)], np.float32)
     h, w = colour.shape[:2]
@@ -215,7 +217,7 @@ def _paste_sticker(colour: np.ndarray, quad: np.ndarray, card: Card, shade: floa
     roi[:] = roi * (1 - cover[..., None]) + warped * shade
 
 
-def _shadow(roi: np.ndarray, tray: Tray, pose: DiePose, offset: np.ndarray) -> None:
+def _shadow(roi: NDArray[Any], tray: Tray, pose: DiePose, offset: NDArray[Any]) -> None:
     """A soft shadow on the tray, thrown away from the light."""
     lean = -tray.light[:2] / tray.light[2] * DIE_MM * 0.6
     foot = cube_corners(pose, DIE_MM * 1.05)[:4] + np.array([*lean, 0])
@@ -226,7 +228,7 @@ def _shadow(roi: np.ndarray, tray: Tray, pose: DiePose, offset: np.ndarray) -> N
     roi *= 1 - 0.45 * cv2.GaussianBlur(mask, (0, 0), spread)[..., None]
 
 
-def _highlight(rng: np.random.Generator, roi: np.ndarray, tray: Tray, pose: DiePose, offset: np.ndarray) -> None:
+def _highlight(rng: np.random.Generator, roi: NDArray[Any], tray: Tray, pose: DiePose, offset: NDArray[Any]) -> None:
     """A glossy highlight on part of the die's sticker."""
     quad = tray.camera.project(cube_corners(pose, STICKER_MM)[4:]) - offset
     side = float(np.linalg.norm(quad[1] - quad[0]))
@@ -237,15 +239,15 @@ def _highlight(rng: np.random.Generator, roi: np.ndarray, tray: Tray, pose: DieP
     roi += rng.uniform(30, 110) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.06))[..., None]
 
 
-def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> NDArray[Any]:
     """Smooth noise in about [-1, 1] with features ``scale`` pixels across."""
     h, w = shape
     small = rng.standard_normal((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
-    out: np.ndarray = np.clip(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) / 2.5, -1, 1)
+    out: NDArray[Any] = np.clip(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) / 2.5, -1, 1)
     return out
 
 
-def _degrade(rng: np.random.Generator, f: np.ndarray, shot: int) -> np.ndarray:
+def _degrade(rng: np.random.Generator, f: NDArray[Any], shot: int) -> NDArray[Any]:
     """Uneven light and colour cast, a hard shadow sometimes, focus blur, sensor noise, JPEG loss."""
     h, w = f.shape[:2]
     light = 1 + rng.uniform(0.1, 0.35) * smooth_noise(rng, (h, w), rng.uniform(200, 600))

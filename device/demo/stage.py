@@ -65,7 +65,8 @@ class Pose:
         w, h = height * FACE[0] / FACE[1] / 2, height / 2
         c, s = math.cos(self.turn), math.sin(self.turn)
         corners = np.array([(-w, -h), (w, -h), (w, h), (-w, h)])
-        return (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
+        out: np.ndarray = (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
+        return out
 
 
 class Deck:
@@ -150,7 +151,8 @@ def felt(seed: int, size: tuple[int, int] = SIZE) -> np.ndarray:
             angle = spoke * 60 + 15 * k
             cv2.ellipse(table, (x, y), (19, 19), angle, -8, 8, (235, 235, 235), 5)
         cv2.circle(table, (x, y), 11, (225, 225, 225), 1, cv2.LINE_AA)
-    return table
+    out: np.ndarray = table
+    return out
 
 
 def camera(image: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> np.ndarray:
@@ -161,7 +163,8 @@ def camera(image: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> n
     >>> frame.dtype.name, 2.5 < float(frame.std()) < 3.5
     ('uint8', True)
     """
-    return np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    return out
 
 
 class Stage:

@@ -22,9 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import DECK, Card, Rank, Suit
 from vision import text
@@ -94,7 +96,7 @@ def available(names: tuple[str, ...]) -> list[str]:
 
 
 @cache
-def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
+def glyph(font: str, text: str, stroke: int = 0) -> NDArray[Any]:
     """The ink of ``text`` in ``font``, cropped to its box, as a float mask about 120 pixels tall, its
     strokes ``stroke`` pixels bolder each side (thinner when negative: light and heavy print)."""
     from PIL import Image, ImageDraw, ImageFont
@@ -112,7 +114,7 @@ def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
 
 
 @cache
-def drawn_suit(suit: Suit, style: int) -> np.ndarray:
+def drawn_suit(suit: Suit, style: int) -> NDArray[Any]:
     """A suit sign drawn from circles and polygons in one of many styles (leaf sizes, widths, stems), as
     a float mask about 120 pixels tall: card pips vary more than font glyphs do."""
     rng = np.random.default_rng(style)
@@ -168,7 +170,7 @@ def drawn_suit(suit: Suit, style: int) -> np.ndarray:
     return np.ascontiguousarray(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
 
 
-def _stamp(face: np.ndarray, mask: np.ndarray, box: tuple[float, float, float, float],
+def _stamp(face: NDArray[Any], mask: NDArray[Any], box: tuple[float, float, float, float],
            color: tuple[int, int, int], flip: bool = False) -> None:
     """Paint ``mask`` resized into ``box`` (x, y, w, h) of ``face`` in ``color`` (rotated 180 if flip)."""
     x, y, w, h = box
@@ -246,7 +248,7 @@ class IndexMark:
 
 
 def card_face(card: Card, design: Design, rng: np.random.Generator,
-              hard: np.random.Generator | None = None) -> tuple[np.ndarray, list[IndexMark]]:
+              hard: np.random.Generator | None = None) -> tuple[NDArray[Any], list[IndexMark]]:
     """A BGR face of ``card`` in ``design`` and its two index corners (top-left, then bottom-right);
     with ``hard``, some faces are drawn as real decks often are and plain ones never (see ``table_scene``)."""
     face = np.empty((FACE_H, FACE_W, 3), np.uint8)
@@ -295,7 +297,7 @@ there are the tab's and the big middle suit's, placed only roughly)."""
 
 
 @cache
-def deck_face(deck: str, card: Card, faces: Path = CARD_FACES) -> tuple[np.ndarray, tuple[IndexMark, ...]]:
+def deck_face(deck: str, card: Card, faces: Path = CARD_FACES) -> tuple[NDArray[Any], tuple[IndexMark, ...]]:
     """The face of ``card`` in a real deck design (``CARD_FACES``), BGR on white, ``FACE_W`` x ``FACE_H``, and
     its index corners (see ``deck_index``)."""
     face = _real_face(deck, card, faces)
@@ -321,7 +323,7 @@ def deck_index(deck: str, faces: Path = CARD_FACES) -> tuple[tuple[float, float]
     return (float(rx), float(ry)), (float(sx), float(sy)), float(h)
 
 
-def _real_face(deck: str, card: Card, faces: Path) -> np.ndarray:
+def _real_face(deck: str, card: Card, faces: Path) -> NDArray[Any]:
     """The PNG of ``card`` in a real deck design, ``FACE_W`` x ``FACE_H``, BGR on white (outside the card is
     transparent there)."""
     png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
@@ -331,10 +333,11 @@ def _real_face(deck: str, card: Card, faces: Path) -> np.ndarray:
         png = cv2.cvtColor(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2BGRA)
     png = cv2.resize(png, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
     alpha = png[..., 3:4].astype(np.float32) / 255
-    return (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    out: NDArray[Any] = (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    return out
 
 
-def _corner_marks(face: np.ndarray, side: bool = False) -> tuple[float, float, float, float, float] | None:
+def _corner_marks(face: NDArray[Any], side: bool = False) -> tuple[float, float, float, float, float] | None:
     """The top mark of a BGR face's top-left corner and the next mark below it that it overlaps across (with
     ``side``, the next one right of it), as rank x, y, suit x, y and rank height, or None: ink is darker than
     the paper or strongly coloured."""
@@ -356,7 +359,7 @@ def _corner_marks(face: np.ndarray, side: bool = False) -> tuple[float, float, f
     return (edge + r[0] + r[2] / 2, edge + r[1] + r[3] / 2, edge + s[0] + s[2] / 2, edge + s[1] + s[3] / 2, float(r[3]))
 
 
-def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.ndarray,
+def _draw_middle(face: NDArray[Any], card: Card, design: Design, suit_mask: NDArray[Any],
                  color: tuple[int, int, int], rng: np.random.Generator, clear: float,
                  hard: np.random.Generator | None = None) -> None:
     """The pips, the ace's big pip or a court picture, all right of ``clear`` (a share of the width)
@@ -417,14 +420,14 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
         _stamp(face, suit_mask, (x0 + 4, y0 + 4, ph * aspect, ph), color)
 
 
-def _ornament(face: np.ndarray, suit_mask: np.ndarray, ph: float, clear: float, design: Design,
+def _ornament(face: NDArray[Any], suit_mask: NDArray[Any], ph: float, clear: float, design: Design,
               rng: np.random.Generator) -> None:
     """Dress the big pip (``ph`` tall, in the middle of ``face``) as an ornate ace of spades: an outline
     ring round it, a pale inner pip with hatching, scrolls either side and a maker's name across the top,
     all right of ``clear``."""
     aspect = suit_mask.shape[1] / suit_mask.shape[0]
     cx, cy = FACE_W / 2, FACE_H / 2
-    def pip(target: np.ndarray, scale: float, color: tuple[int, int, int]) -> None:
+    def pip(target: NDArray[Any], scale: float, color: tuple[int, int, int]) -> None:
         h = ph * scale
         _stamp(target, suit_mask, (cx - h * aspect / 2, cy - h / 2, h * aspect, h), color)
     pip(face, 0.82, design.paper)
@@ -449,7 +452,7 @@ def _ornament(face: np.ndarray, suit_mask: np.ndarray, ph: float, clear: float, 
     cv2.putText(face, name, (int(cx - tw / 2), y), cv2.FONT_HERSHEY_TRIPLEX, scale, design.black, 1, cv2.LINE_AA)
 
 
-def card_back(rng: np.random.Generator) -> np.ndarray:
+def card_back(rng: np.random.Generator) -> NDArray[Any]:
     """A patterned card back (lattice, stripes or dots in one colour, with a white margin)."""
     back = np.full((FACE_H, FACE_W, 3), 245, np.uint8)
     color = [(40, 40, 170), (150, 60, 30), (40, 110, 40), (30, 30, 30)][int(rng.integers(4))]
@@ -466,15 +469,16 @@ def card_back(rng: np.random.Generator) -> np.ndarray:
 
 # ----------------------------------------------------------------------------------------------- tables
 
-def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> NDArray[Any]:
     """Smooth noise in [-1, 1] with features about ``scale`` pixels across."""
     h, w = shape
     small = rng.standard_normal((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
     big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-    return np.clip(big / 2.5, -1, 1)
+    out: NDArray[Any] = np.clip(big / 2.5, -1, 1)
+    return out
 
 
-def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+def table(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[Any]:
     """A table top: light or dark wood, felt, carpet, cloth, tiles, a plain surface, a white towel or a
     newspaper (small print, so that letters on paper are seen not to be card indices)."""
     h, w = shape
@@ -519,10 +523,11 @@ def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     else:
         base = rng.uniform(30, 200, 3)
         img = base * (1 + 0.03 * _noise(rng, shape, 2)[..., None])
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: NDArray[Any] = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
-def _print_text(rng: np.random.Generator, img: np.ndarray) -> None:
+def _print_text(rng: np.random.Generator, img: NDArray[Any]) -> None:
     """Lines of small random print (letters and digits in OpenCV's stroke fonts) over ``img``."""
     h, w = img.shape[:2]
     font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
@@ -542,8 +547,8 @@ class PlacedCard:
     """A card face drawn into a scene: its code, outline, and its index corners in image pixels."""
 
     card: Card
-    outline: np.ndarray  # 4x2, face corners TL, TR, BR, BL
-    marks: list[tuple[np.ndarray, np.ndarray, float, bool]] = field(default_factory=list)
+    outline: NDArray[Any]  # 4x2, face corners TL, TR, BR, BL
+    marks: list[tuple[NDArray[Any], NDArray[Any], float, bool]] = field(default_factory=list)
     # (rank centre, suit centre, rank height, visible)
 
     @property
@@ -567,20 +572,21 @@ class PlacedCard:
 class Scene:
     """One synthetic frame and what it holds."""
 
-    image: np.ndarray
+    image: NDArray[Any]
     cards: list[PlacedCard]
 
 
-def card_quad(rng: np.random.Generator, center: tuple[float, float], height: float, angle: float) -> np.ndarray:
+def card_quad(rng: np.random.Generator, center: tuple[float, float], height: float, angle: float) -> NDArray[Any]:
     """Corners (TL, TR, BR, BL) of a card of ``height`` px at ``center`` turned ``angle`` radians."""
     w = height * FACE_W / FACE_H
     c, s = math.cos(angle), math.sin(angle)
     pts = np.array([(-w / 2, -height / 2), (w / 2, -height / 2), (w / 2, height / 2), (-w / 2, height / 2)])
     pts = pts @ np.array([[c, s], [-s, c]]) + np.array(center)
-    return (pts + rng.normal(0, height * 0.008, pts.shape)).astype(np.float32)
+    out: NDArray[Any] = (pts + rng.normal(0, height * 0.008, pts.shape)).astype(np.float32)
+    return out
 
 
-def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndarray, edge: int) -> np.ndarray:
+def paste(canvas: NDArray[Any], cover: NDArray[Any], face: NDArray[Any], quad: NDArray[Any], edge: int) -> NDArray[Any]:
     """Draw ``face`` onto ``canvas`` at ``quad`` with rounded corners, a faint edge and a soft shadow.
 
     Returns the face-to-image homography; ``cover`` marks the pixels the card now hides."""
@@ -614,9 +620,10 @@ def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndar
     return m
 
 
-def _project(m: np.ndarray, point: tuple[float, float]) -> np.ndarray:
+def _project(m: NDArray[Any], point: tuple[float, float]) -> NDArray[Any]:
     p = m @ np.array([point[0], point[1], 1.0])
-    return p[:2] / p[2]
+    out: NDArray[Any] = p[:2] / p[2]
+    return out
 
 
 def _layout(rng: np.random.Generator, shape: tuple[int, int], count: int,
@@ -650,7 +657,7 @@ def _layout(rng: np.random.Generator, shape: tuple[int, int], count: int,
     return out
 
 
-def clutter(rng: np.random.Generator, canvas: np.ndarray, cover: np.ndarray, height: float) -> None:
+def clutter(rng: np.random.Generator, canvas: NDArray[Any], cover: NDArray[Any], height: float) -> None:
     """Chips, dice and a hand or sleeve over the table; ``cover`` (uint8) marks what they hide."""
     h, w = canvas.shape[:2]
     for _ in range(int(rng.integers(0, 6))):  # chips
@@ -685,7 +692,7 @@ def clutter(rng: np.random.Generator, canvas: np.ndarray, cover: np.ndarray, hei
         cover[mask > 0] = 1
 
 
-def _degrade(rng: np.random.Generator, img: np.ndarray, hard: np.random.Generator | None = None) -> np.ndarray:
+def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Generator | None = None) -> NDArray[Any]:
     """Uneven light, glare, colour cast, blur, noise and JPEG loss; with ``hard``, a fifth of the frames
     are blurred more (out of focus, or a camera shaken along a line)."""
     h, w = img.shape[:2]
@@ -751,7 +758,7 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     if decks:
         designs = [str(rng.choice(decks)) if rng.random() < real_share else d for d in designs]
     count = int(rng.integers(1, max_cards + 1))
-    placed: list[tuple[PlacedCard, np.ndarray, Sequence[IndexMark]]] = []
+    placed: list[tuple[PlacedCard, NDArray[Any], Sequence[IndexMark]]] = []
     cards = rng.permutation(len(DECK))[:count]
     if hard is not None:
         weight = np.array([3.0 if c.rank in HARD_RANKS else 1.0 for c in DECK])

@@ -114,6 +114,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card
 from tools.cards import photos, render
@@ -135,7 +136,7 @@ VALIDATION_SEED = 800_000_000  # validation scenes (held-out fonts); the benchma
 
 
 def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-                  hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+                  hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, NDArray[Any]]:
     """Features (uint8, 0..255), rank and suit labels and card geometry from one synthetic scene (with
     ``hard``, one with the hard cases too; with ``decks``, one whose designs are mostly those real decks:
     ``render.table_scene``)."""
@@ -150,8 +151,8 @@ def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
     return {**rows(planes, found, rank_label, suit_label, rng, JITTERED), "geometry": geometry}
 
 
-def rows(planes: corners.Planes, found: corners.Candidates, rank: np.ndarray, suit: np.ndarray,
-         rng: np.random.Generator, jittered: int) -> dict[str, np.ndarray]:
+def rows(planes: corners.Planes, found: corners.Candidates, rank: NDArray[Any], suit: NDArray[Any],
+         rng: np.random.Generator, jittered: int) -> dict[str, NDArray[Any]]:
     """The feature rows (uint8, 0..255) and labels of labelled candidates: every index corner, and ``jittered``
     more copies of each a little turned, shifted and scaled; ``NEGATIVE_SHARE`` of the "not an index" ones;
     none of those left out (-1)."""
@@ -167,7 +168,7 @@ def rows(planes: corners.Planes, found: corners.Candidates, rank: np.ndarray, su
     return {"x": (x * 255).round().astype(np.uint8), "rank": rank[keep], "suit": suit[keep]}
 
 
-def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def label(scene: render.Scene, found: corners.Candidates) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """Rank and suit class per candidate (-1: left out) and (x, y, height) of the card per positive."""
     n = len(found)
     rank = np.full(n, glyphs.NOT_INDEX_RANK)
@@ -199,7 +200,7 @@ PHOTO_JITTERED = 8  # extra copies of each real index corner (the photos are few
 PHOTO_DOUBT = 0.05  # how surely the committed reader must take a lone labelled corner's best pair as an index
 
 
-def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet, seed: int) -> dict[str, np.ndarray]:
+def photo_samples(photo: photos.Photo, image: NDArray[Any], reader: glyphs.ConvNet, seed: int) -> dict[str, NDArray[Any]]:
     """Features and labels from one real photo, as ``scene_samples`` gives them from a scene.
 
     A labelled corner's box holds its rank and suit marks but not which is which (a pair read the wrong way
@@ -243,7 +244,7 @@ def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet
     return {**rows(planes, found, rank, suit, rng, PHOTO_JITTERED), "geometry": np.zeros((0, 3), np.float32)}
 
 
-def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, np.ndarray]:
+def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, NDArray[Any]]:
     """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``."""
     import cv2
 
@@ -252,7 +253,7 @@ def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[
     return joined(parts)
 
 
-def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+def joined(parts: list[dict[str, NDArray[Any]]]) -> dict[str, NDArray[Any]]:
     """Sample sets (``scene_samples``, ``photo_samples``) as one: each array of each, one after another.
 
     >>> joined([{"x": np.zeros(1), "rank": np.ones(1), "suit": np.ones(1), "geometry": np.zeros((1, 3))}] * 2)["rank"]
@@ -261,12 +262,12 @@ def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit", "geometry")}
 
 
-def _sliced(view: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+def _sliced(view: Callable[[NDArray[Any]], NDArray[Any]], x: NDArray[Any]) -> NDArray[Any]:
     """``view`` of many rows, 65536 at a time (so its float intermediates stay small), joined."""
     return np.concatenate([view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
 
 
-def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
+def reader_keeps(net: glyphs.ConvNet, x: NDArray[Any]) -> NDArray[Any]:
     """Whether the reader keeps each row of features (uint8) for a second look, as ``cards.read_corners``
     does: read surely, or surely an index corner."""
     from vision.cards import first_read, kept
@@ -274,17 +275,17 @@ def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
     return _sliced(lambda part: kept(*first_read(*net.predict(part.astype(np.float32) / 255))[2:]), x)
 
 
-def coarse_view(x: np.ndarray) -> np.ndarray:
+def coarse_view(x: NDArray[Any]) -> NDArray[Any]:
     """``glyphs.screen_view`` of many rows of uint8 features, a slice at a time."""
     return _sliced(glyphs.screen_view, x)
 
 
-def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
+def glance_view(x: NDArray[Any], stride: int) -> NDArray[Any]:
     """``corners.glance_view`` at ``stride`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
     return _sliced(lambda part: (corners.glance_view(part, stride) * 255).round().astype(np.uint8), x)
 
 
-def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], epochs: int,
+def fit_screen(coarse: NDArray[Any], target: NDArray[Any], hidden: tuple[int, ...], epochs: int,
                seed: int) -> glyphs.Screen:
     """PyTorch's Adam (batches of 1024, the learning rate down tenfold for the last quarter) on the
     cross-entropy of one logit per row of ``coarse`` (uint8 ``screen_view`` rows) against ``target``, the
@@ -324,17 +325,17 @@ def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], 
                          [m.bias.detach().numpy() for m in linear])
 
 
-def screen_targets(net: glyphs.ConvNet, part: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def screen_targets(net: glyphs.ConvNet, part: dict[str, NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The rows a screen must pass (index corners ``net`` keeps for a second look) and the rows it is
     fitted on (where label and reader agree; see the module's step 5)."""
     keep, index = reader_keeps(net, part["x"]), part["rank"] < glyphs.NOT_INDEX_RANK
     return keep & index, keep == index
 
 
-def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
-                 targets: tuple[np.ndarray, np.ndarray], check_positive: np.ndarray,
-                 view: Callable[[np.ndarray], np.ndarray], hidden: tuple[int, ...], epochs: int, seed: int,
-                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float, np.ndarray]:
+def refit_screen(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]],
+                 targets: tuple[NDArray[Any], NDArray[Any]], check_positive: NDArray[Any],
+                 view: Callable[[NDArray[Any]], NDArray[Any]], hidden: tuple[int, ...], epochs: int, seed: int,
+                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float, NDArray[Any]]:
     """A screen of the ``view`` of ``data``'s rows (uint8 rows in, uint8 out), fitted to ``targets`` (from
     ``screen_targets``), its pass mark, set to keep ``keeps`` of ``check``'s ``check_positive`` rows, and
     which of ``check``'s rows it passes."""
@@ -350,8 +351,8 @@ def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
     return screen, screen_pass, index >= screen_pass
 
 
-def fit_looks(data: dict[str, np.ndarray], check: dict[str, np.ndarray], targets: tuple[np.ndarray, np.ndarray],
-              kept: np.ndarray, args: argparse.Namespace) -> tuple[glyphs.Look, ...]:
+def fit_looks(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], targets: tuple[NDArray[Any], NDArray[Any]],
+              kept: NDArray[Any], args: argparse.Namespace) -> tuple[glyphs.Look, ...]:
     """The looks at ``args.looks``' strides (coarsest first), fitted finest first (see the module's step 6):
     each keeps ``PRESCREEN_KEEPS`` of ``check``'s rows ``kept`` by the stages after it."""
     if len(set(args.looks)) != len(args.looks) or args.looks != tuple(sorted(args.looks, reverse=True)):
@@ -450,7 +451,7 @@ def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden
 
 
 def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-            cache: Path | None = None, hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+            cache: Path | None = None, hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, NDArray[Any]]:
     """``scene_samples`` of every seed, joined (read from ``cache`` if it holds them, else saved there)."""
     if cache is not None and cache.exists():
         with np.load(cache) as data:
@@ -470,7 +471,7 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
     return together
 
 
-def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs: int, seed: int,
+def fit_conv(train: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], epochs: int, seed: int,
              threads: int, init: Path | None = None, max_lr: float = 3e-3, channels: tuple[int, int, int] = CHANNELS,
              hidden: int = CNN_HIDDEN, negatives_share: float = EPOCH_NEGATIVES, batch: int = 1024):  # -> torch.nn.Module
     """AdamW on the summed cross-entropy of both heads (batches of ``batch``), the learning rate on one cycle,
@@ -524,7 +525,7 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
     return model.eval()
 
 
-def expert_rows(data: dict[str, np.ndarray], reader: glyphs.ConvNet, seed: int) -> np.ndarray:
+def expert_rows(data: dict[str, NDArray[Any]], reader: glyphs.ConvNet, seed: int) -> NDArray[Any]:
     """The rows of ``data`` the expert is fitted on: every index corner; of ``EXPERT_ASKED`` "not an index"
     rows at random, those ``reader`` takes as an index at least ``EXPERT_DOUBT`` surely; and a quarter as
     many other "not an index" rows at random."""
@@ -537,7 +538,7 @@ def expert_rows(data: dict[str, np.ndarray], reader: glyphs.ConvNet, seed: int) 
                            rng.choice(others, min(len(others), len(doubted) // 4), replace=False)])
 
 
-def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # model: torch.nn.Module
+def export(model, path: Path, check: NDArray[Any]) -> dict[str, NDArray[Any]]:  # model: torch.nn.Module
     """Writes ``model`` as ONNX to ``path`` (inputs ``glyphs.CONV_INPUTS``, logits ``rank`` and ``suit``
     out; batch-norm folded into the convolutions) and returns ``check`` (rows of features) with the
     model's logits for them, as PyTorch computed them. The batch size is fixed in the file (OpenCV's
@@ -552,7 +553,7 @@ def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # mo
     return {"check_x": check, "check_rank": rank.numpy(), "check_suit": suit.numpy()}
 
 
-def references(saved: Any) -> dict[str, np.ndarray]:
+def references(saved: Any) -> dict[str, NDArray[Any]]:
     """The reference rows a model file keeps (``np.load`` of it): the reader's as ``export`` names them, and
     each expert's, the same names after its name (``glyphs.EXPERTS``) and ``_`` (so a refit of the screens keeps
     them all).
@@ -564,7 +565,7 @@ def references(saved: Any) -> dict[str, np.ndarray]:
     return {k: saved[k] for k in saved if k in names}
 
 
-def with_arrays(path: Path, **arrays: np.ndarray) -> None:
+def with_arrays(path: Path, **arrays: NDArray[Any]) -> None:
     """Saves ``arrays`` into the model file at ``path``, each in place of any of its name there, the rest
     kept (so an expert fitted again replaces the reference rows of the one before).
 
@@ -580,7 +581,7 @@ def with_arrays(path: Path, **arrays: np.ndarray) -> None:
     np.savez_compressed(path, **{**kept, **arrays})
 
 
-def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: argparse.Namespace) -> None:
+def fit_expert(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], args: argparse.Namespace) -> None:
     """Fits the expert of the model at ``args.out`` on its ``expert_rows`` and exports it beside the model
     (``glyphs.expert_path``), saving a batch of rows with PyTorch's logits for them into the model file."""
     path = glyphs.expert_path(args.out)

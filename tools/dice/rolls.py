@@ -22,9 +22,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from device.demo.dice_drawing import TILT_SLIGHT, Camera, DiePose, Tray, cube_corners, smooth_noise
 from scoring.cards import Card
@@ -190,24 +192,24 @@ def leaning(tray: Tray, pose: DiePose) -> str:
     return "away" if cosine > 0.5 else "towards" if cosine < -0.5 else "sideways"
 
 
-def _footprint(pose: DiePose) -> np.ndarray:
+def _footprint(pose: DiePose) -> NDArray[Any]:
     """The floor a die takes: its bottom face's, or a cocked die's overhang too."""
     if pose.cocked:
         return cv2.convexHull(cube_corners(pose, DIE_MM)[:, :2].astype(np.float32)).reshape(-1, 2)
     return cube_corners(pose, DIE_MM)[:4, :2].astype(np.float32)
 
 
-def _table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+def _table(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[Any]:
     """A wooden table top around the tray."""
     h, w = shape
     base = np.array([rng.uniform(60, 150), rng.uniform(100, 180), rng.uniform(150, 230)])
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     grain = np.sin((yy + 40 * smooth_noise(rng, shape, 200)) / rng.uniform(5, 20)) * rng.uniform(0.05, 0.25)
-    out: np.ndarray = np.clip(base * (1 - grain[..., None]) * rng.uniform(0.5, 1.0), 0, 255).astype(np.uint8)
+    out: NDArray[Any] = np.clip(base * (1 - grain[..., None]) * rng.uniform(0.5, 1.0), 0, 255).astype(np.uint8)
     return out
 
 
-def _surface(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+def _surface(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[Any]:
     """The tray floor: felt in a club colour, leather, cork, or a pale board."""
     kind = int(rng.integers(5))
     base = np.array([(40, 110, 30), (110, 60, 25), (35, 35, 130), (45, 45, 45), (150, 185, 205)][kind], np.float32)

@@ -19,9 +19,11 @@ import sys
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.pinzique_guide import GuideError, ScoreGuide, load_guide
 from vision.dice_faces import DIE_MM, STICKER_MM, face_image
@@ -44,7 +46,7 @@ def mm(length: float) -> int:
     return round(length / 25.4 * DPI)
 
 
-def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
+def sheet(guide: ScoreGuide, page: str = "a4") -> NDArray[Any]:
     """The sticker sheet as a BGR image at 300 dpi."""
     width, height = (mm(v) for v in PAGES[page])
     canvas = np.full((height, width, 3), 255, np.uint8)
@@ -71,7 +73,7 @@ def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
     return canvas
 
 
-def preview(guide: ScoreGuide) -> np.ndarray:
+def preview(guide: ScoreGuide) -> NDArray[Any]:
     """The sheet at a quarter of its size, cut to what is printed on it: for the README, not for printing.
 
     >>> preview(load_guide()).shape[1] < 700
@@ -84,7 +86,7 @@ def preview(guide: ScoreGuide) -> np.ndarray:
     return cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
 
 
-def png_bytes(image: np.ndarray, dpi: int = DPI) -> bytes:
+def png_bytes(image: NDArray[Any], dpi: int = DPI) -> bytes:
     """The image as PNG with its resolution recorded (a pHYs chunk), so it prints at true size.
 
     >>> data = png_bytes(np.zeros((2, 2, 3), np.uint8))

@@ -41,8 +41,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from device.demo.dice_drawing import TILT_SLIGHT, render
 from tools.dice.rolls import lay_out, random_tray
@@ -60,7 +62,7 @@ most like a flat one's."""
 HIDDEN = 32
 
 
-def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """One tray's samples: patches (n, 5, CROP, CROP) float16, cocked (n,) bool, read as a face (n,) bool
     (``lean``: how far its cocked dice lean, as ``lay_out`` takes it)."""
     rng = np.random.default_rng(seed)
@@ -80,7 +82,7 @@ def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[np
 
 
 def samples(first: int, count: int, jobs: int, lean: tuple[float, float] | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """The samples of trays ``first`` to ``first + count - 1``, joined."""
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(partial(tray_samples, lean=lean), range(first, first + count), chunksize=20))
@@ -113,7 +115,7 @@ def averaged(models: list[object]) -> object:
     return Averaged()
 
 
-def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0) -> object:
+def fit(x: NDArray[Any], y: NDArray[Any], epochs: int, seed: int = 0) -> object:
     """The network fitted to patches ``x`` and labels ``y`` (and their mirror images)."""
     import torch  # training only
 

@@ -236,7 +236,7 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
     and, for the colour photos of light-faced decks, by rank; and the wrong reads, as "true code > read code"."""
     counts: Counter[str] = Counter()
     for photo in photos.photos(data, split):
-        image = cv2.imread(str(data / "images" / photo.name))
+        image = photos.image(data, photo)
         seen = read_cards(image)
         fared, extra = photo_outcomes(seen, photo, image.shape[1], image.shape[0])
         fixed = replace(photo, boxes=tuple((PHOTO_ERRATA.get((photo.name, c), c), box) for c, box in photo.boxes))

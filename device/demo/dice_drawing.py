@@ -186,7 +186,7 @@ def _die_layer(tray: Tray, pose: DiePose, shape: tuple[int, ...], offset: NDArra
         shade = 0.35 + 0.65 * max(0.0, float(normal @ tray.light))
         quad = camera.project(pts) - offset
         mask = np.zeros(shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(quad * 4).astype(np.int32), 255, cv2.LINE_AA, 2)
+        cv2.fillConvexPoly(mask, np.round(quad * 4).astype(np.int32), (255,), cv2.LINE_AA, 2)
         m = mask.astype(np.float32) / 255
         colour += (np.array(tray.ivory, np.float32) * shade * m[..., None]) * (1 - alpha[..., None])
         alpha += m * (1 - alpha)
@@ -223,7 +223,7 @@ def _shadow(roi: NDArray[Any], tray: Tray, pose: DiePose, offset: NDArray[Any]) 
     foot = cube_corners(pose, DIE_MM * 1.05)[:4] + np.array([*lean, 0])
     quad = tray.camera.project(np.vstack([foot, cube_corners(pose, DIE_MM)[:4]])) - offset
     mask = np.zeros(roi.shape[:2], np.float32)
-    cv2.fillConvexPoly(mask, cv2.convexHull(np.round(quad).astype(np.int32)), 1.0)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.round(quad).astype(np.int32)), (1.0,))
     spread = max(1.0, float(np.linalg.norm(quad[0] - quad[2])) * 0.08)
     roi *= 1 - 0.45 * cv2.GaussianBlur(mask, (0, 0), spread)[..., None]
 
@@ -235,7 +235,7 @@ def _highlight(rng: np.random.Generator, roi: NDArray[Any], tray: Tray, pose: Di
     spot = quad.mean(axis=0) + rng.uniform(-0.45, 0.45, 2) * side
     mask = np.zeros(roi.shape[:2], np.float32)
     axes = (max(1, int(side * rng.uniform(0.08, 0.3))), max(1, int(side * rng.uniform(0.05, 0.2))))
-    cv2.ellipse(mask, (int(spot[0]), int(spot[1])), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    cv2.ellipse(mask, (int(spot[0]), int(spot[1])), axes, float(rng.uniform(0, 180)), 0, 360, (1.0,), -1)
     roi += rng.uniform(30, 110) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.06))[..., None]
 
 
@@ -254,7 +254,7 @@ def _degrade(rng: np.random.Generator, f: NDArray[Any], shot: int) -> NDArray[An
     f = f * light[..., None] * (rng.uniform(0.65, 1.1) * rng.uniform(0.88, 1.1, 3)).astype(np.float32)
     if rng.random() < 0.3:  # an arm's or a lamp's shadow across the tray
         mask = np.zeros((h, w), np.float32)
-        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], 1.0)
+        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], (1.0,))
         f *= 1 - rng.uniform(0.2, 0.45) * cv2.GaussianBlur(mask, (0, 0), 10)[..., None]
     sigma = rng.uniform(0, 1.2)
     if sigma > 0.3:

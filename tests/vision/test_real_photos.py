@@ -57,5 +57,5 @@ def test_a_black_and_white_photo_gives_unknown_cards_never_a_suit_by_shape() -> 
     """The test split's black-and-white phone photos show no suit's colour: what is found there is unknown."""
     gray = [p for p in photos.photos(photos.DATA, "test") if p.group == "gray"]
     for photo in gray[:6]:
-        image = cv2.imread(str(photos.DATA / "images" / photo.name))
+        image = photos.image(photos.DATA, photo)
         assert all(seen.card is None for seen in read_cards(image)), photo.name

@@ -101,10 +101,13 @@ def glyph(font: str, text: str, stroke: int = 0) -> NDArray[Any]:
     strokes ``stroke`` pixels bolder each side (thinner when negative: light and heavy print)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    face = ImageFont.truetype(font_path(font), 120)
+    path = font_path(font)
+    if path is None:
+        raise RuntimeError(f"the font {font} is not in {', '.join(FONT_DIRS)}")
+    face = ImageFont.truetype(path, 120)
     canvas = Image.new("L", (120 * (len(text) + 1), 220), 0)
     ImageDraw.Draw(canvas).text((30, 30), text, font=face, fill=255)
-    ink = np.asarray(canvas, dtype=np.float32) / 255.0
+    ink: NDArray[Any] = np.asarray(canvas, dtype=np.float32) / 255.0
     if stroke:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(stroke) + 1,) * 2)
         thinned = cv2.erode(ink, kernel)
@@ -123,9 +126,9 @@ def drawn_suit(suit: Suit, style: int) -> NDArray[Any]:
     cx, top, bottom = 80 * s, 20 * s, 140 * s
     width = rng.uniform(0.72, 0.95) * (bottom - top)
     def circle(x: float, y: float, r: float) -> None:
-        cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (round(x), round(y)), round(r), (255,), -1, cv2.LINE_AA)
     def poly(points: list[tuple[float, float]]) -> None:
-        cv2.fillPoly(canvas, [np.round(np.array(points)).astype(np.int32)], 255, cv2.LINE_AA)
+        cv2.fillPoly(canvas, [np.round(np.array(points)).astype(np.int32)], (255,), cv2.LINE_AA)
     if suit is Suit.DIAMONDS:
         bow = rng.uniform(0, 0.05) * width
         half, mid = width * rng.uniform(0.38, 0.46), (top + bottom) / 2
@@ -187,6 +190,16 @@ def _stamp(face: NDArray[Any], mask: NDArray[Any], box: tuple[float, float, floa
     face[y0:y1, x0:x1] = (region * (1 - m) + np.array(color, np.float32) * m).astype(np.uint8)
 
 
+def _bgr(values: NDArray[Any]) -> tuple[int, int, int]:
+    """A colour of three numbers as OpenCV draws it.
+
+    >>> _bgr(np.array([250.0, 12.5, 0.0]))
+    (250, 12, 0)
+    """
+    b, g, r = (int(v) for v in values)
+    return b, g, r
+
+
 @dataclass(frozen=True)
 class Design:
     """How one deck draws its faces."""
@@ -231,9 +244,9 @@ class Design:
             pip_top=float(rng.uniform(0.16, 0.24)),
             court_inset=float(rng.uniform(0.1, 0.25)),
             court_pip=float(rng.uniform(0.06, 0.16)),
-            paper=tuple(int(v) for v in np.clip(np.array([246, 248, 248]) + tint, 0, 255)),
+            paper=_bgr(np.clip(np.array([246, 248, 248]) + tint, 0, 255)),
             red=(int(rng.integers(20, 130)), int(rng.integers(10, 120)), int(rng.integers(170, 240))),
-            black=tuple(int(v) for v in rng.integers(0, 45, 3) + rng.integers(0, 40)),
+            black=_bgr(rng.integers(0, 45, 3) + rng.integers(0, 40)),
             border=bool(rng.random() < 0.3),
         )
 
@@ -376,12 +389,12 @@ def _draw_middle(face: NDArray[Any], card: Card, design: Design, suit_mask: NDAr
             _stamp(face, suit_mask, (x - ph * aspect / 2, y - ph / 2, ph * aspect, ph), color, fy > 0.5)
     elif card.rank is Rank.ACE:
         ph = FACE_H * float(rng.uniform(0.16, 0.36))
-        ornate = hard is not None and card.suit is Suit.SPADES and hard.random() < 0.5
-        if ornate:
-            ph = min(FACE_H * float(hard.uniform(0.3, 0.45)), (1 - 2 * clear) * FACE_W / aspect)
+        ornate = hard if hard is not None and card.suit is Suit.SPADES and hard.random() < 0.5 else None
+        if ornate is not None:
+            ph = min(FACE_H * float(ornate.uniform(0.3, 0.45)), (1 - 2 * clear) * FACE_W / aspect)
         _stamp(face, suit_mask, (FACE_W / 2 - ph * aspect / 2, FACE_H / 2 - ph / 2, ph * aspect, ph), color)
-        if ornate:
-            _ornament(face, suit_mask, ph, clear, design, hard)
+        if ornate is not None:
+            _ornament(face, suit_mask, ph, clear, design, ornate)
         if rng.random() < 0.3:  # ornate aces carry small print
             for k in range(int(rng.integers(2, 5))):
                 y = int(FACE_H * 0.72 + k * 8)
@@ -390,17 +403,17 @@ def _draw_middle(face: NDArray[Any], card: Card, design: Design, suit_mask: NDAr
         x0 = int(FACE_W * max(design.court_inset, clear))
         y0 = int(FACE_H * design.court_inset * 0.6)
         palette = [design.red, design.black, (40, 170, 220), (170, 80, 30), (60, 140, 60)]
-        tight = hard is not None and hard.random() < 0.5
-        if tight:
-            x0, y0 = int(FACE_W * clear - hard.uniform(0, 4)), int(FACE_H * hard.uniform(0.02, 0.06))
+        tight = hard if hard is not None and hard.random() < 0.5 else None  # a picture framed beside the index
+        if tight is not None:
+            x0, y0 = int(FACE_W * clear - tight.uniform(0, 4)), int(FACE_H * tight.uniform(0.02, 0.06))
         x1, y1 = FACE_W - x0, FACE_H - y0
-        outside = face.copy() if tight else face  # a tight picture stays inside its frame
-        if tight:  # a densely coloured picture: a ground, then many more shapes
-            cv2.rectangle(face, (x0, y0), (x1, y1), palette[int(hard.integers(2, len(palette)))], -1)
-            for _ in range(int(hard.integers(40, 120))):
-                p = (int(hard.integers(x0, x1)), int(hard.integers(y0, y1)))
-                cv2.ellipse(face, p, (int(hard.integers(3, 25)), int(hard.integers(3, 25))), float(hard.uniform(0, 180)),
-                            0, 360, palette[int(hard.integers(len(palette)))], -1 if hard.random() < 0.7 else 2)
+        outside = face.copy() if tight is not None else face  # a tight picture stays inside its frame
+        if tight is not None:  # a densely coloured picture: a ground, then many more shapes
+            cv2.rectangle(face, (x0, y0), (x1, y1), palette[int(tight.integers(2, len(palette)))], -1)
+            for _ in range(int(tight.integers(40, 120))):
+                p = (int(tight.integers(x0, x1)), int(tight.integers(y0, y1)))
+                cv2.ellipse(face, p, (int(tight.integers(3, 25)), int(tight.integers(3, 25))), float(tight.uniform(0, 180)),
+                            0, 360, palette[int(tight.integers(len(palette)))], -1 if tight.random() < 0.7 else 2)
         for _ in range(int(rng.integers(25, 60))):
             c = palette[int(rng.integers(len(palette)))]
             p = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
@@ -410,12 +423,12 @@ def _draw_middle(face: NDArray[Any], card: Card, design: Design, suit_mask: NDAr
             else:
                 axes = (int(rng.integers(3, 22)), int(rng.integers(3, 22)))
                 cv2.ellipse(face, p, axes, float(rng.uniform(0, 180)), 0, 360, c, -1 if rng.random() < 0.6 else 2)
-        if tight:
+        if tight is not None:
             inside = np.zeros(face.shape[:2], bool)
             inside[y0:y1 + 1, x0:x1 + 1] = True
             face[~inside] = outside[~inside]
-        frame = palette[int(hard.integers(len(palette)))] if tight else design.black
-        cv2.rectangle(face, (x0, y0), (x1, y1), frame, int(hard.integers(1, 4)) if tight else 2)
+        frame = palette[int(tight.integers(len(palette)))] if tight is not None else design.black
+        cv2.rectangle(face, (x0, y0), (x1, y1), frame, int(tight.integers(1, 4)) if tight is not None else 2)
         ph = design.court_pip * FACE_H
         _stamp(face, suit_mask, (x0 + 4, y0 + 4, ph * aspect, ph), color)
 
@@ -435,7 +448,7 @@ def _ornament(face: NDArray[Any], suit_mask: NDArray[Any], ph: float, clear: flo
     inner, lines = np.zeros_like(face), np.zeros(face.shape[:2], np.uint8)
     pip(inner, 0.7, (255, 255, 255))
     for k in range(-FACE_H, FACE_W + FACE_H, int(rng.integers(4, 9))):  # hatching over the inner pip
-        cv2.line(lines, (k, 0), (k + FACE_H, FACE_H), 1, 1)
+        cv2.line(lines, (k, 0), (k + FACE_H, FACE_H), (1,), 1)
     face[(lines > 0) & (inner[..., 0] > 128)] = np.add(np.multiply(design.paper, 0.8), np.multiply(design.black, 0.2))
     reach = (0.5 - clear) * FACE_W - 3
     for side in (-1, 1):  # scrolls either side of the pip
@@ -604,7 +617,7 @@ def paste(canvas: NDArray[Any], cover: NDArray[Any], face: NDArray[Any], quad: N
     for cx, cy in ((12, 12), (FACE_W - 13, 12), (12, FACE_H - 13), (FACE_W - 13, FACE_H - 13)):
         alpha_face[cy - 12 if cy < 20 else cy: cy + 1 if cy < 20 else cy + 13,
                    cx - 12 if cx < 20 else cx: cx + 1 if cx < 20 else cx + 13] = 0
-        cv2.circle(alpha_face, (cx, cy), 12, 255, -1)
+        cv2.circle(alpha_face, (cx, cy), 12, (255,), -1)
     face = face.copy()
     cv2.rectangle(face, (0, 0), (FACE_W - 1, FACE_H - 1), (edge, edge, edge), 2)
     size = (x1 - x0, y1 - y0)
@@ -669,25 +682,25 @@ def clutter(rng: np.random.Generator, canvas: NDArray[Any], cover: NDArray[Any],
             a = k * math.pi / 3
             cv2.ellipse(canvas, c, (r, r), math.degrees(a), -8, 8, (240, 240, 240), max(2, r // 4))
         cv2.circle(canvas, c, int(r * 0.6), (235, 235, 235) if rng.random() < 0.5 else col, 1)
-        cv2.circle(cover, c, r, 1, -1)
+        cv2.circle(cover, c, r, (1,), -1)
     for _ in range(int(rng.integers(0, 4))):  # dice
         s = height * rng.uniform(0.12, 0.18)
-        c = (rng.uniform(0, w), rng.uniform(0, h))
-        box = cv2.boxPoints((c, (s, s), rng.uniform(0, 90))).astype(np.int32)
+        middle = (rng.uniform(0, w), rng.uniform(0, h))
+        box = cv2.boxPoints((middle, (s, s), rng.uniform(0, 90))).astype(np.int32)
         cv2.fillConvexPoly(canvas, box, (235, 235, 240))
         cv2.polylines(canvas, [box], True, (150, 150, 150), 1)
         for _ in range(int(rng.integers(1, 7))):
             off = rng.uniform(-s * 0.3, s * 0.3, 2)
-            cv2.circle(canvas, (int(c[0] + off[0]), int(c[1] + off[1])), max(1, int(s * 0.09)), (20, 20, 20), -1)
-        cv2.fillConvexPoly(cover, box, 1)
+            cv2.circle(canvas, (int(middle[0] + off[0]), int(middle[1] + off[1])), max(1, int(s * 0.09)), (20, 20, 20), -1)
+        cv2.fillConvexPoly(cover, box, (1,))
     if rng.random() < 0.25:  # a hand or a sleeve reaching in
         skin = np.array([rng.uniform(60, 180), rng.uniform(90, 200), rng.uniform(140, 240)])
         edge = int(rng.integers(4))
         p = [(int(rng.integers(w)), 0), (w - 1, int(rng.integers(h))), (int(rng.integers(w)), h - 1), (0, int(rng.integers(h)))][edge]
         q = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
         mask = np.zeros((h, w), np.uint8)
-        cv2.line(mask, p, q, 1, int(height * rng.uniform(0.4, 0.8)))
-        cv2.circle(mask, q, int(height * 0.35), 1, -1)
+        cv2.line(mask, p, q, (1,), int(height * rng.uniform(0.4, 0.8)))
+        cv2.circle(mask, q, int(height * 0.35), (1,), -1)
         canvas[mask > 0] = (skin * (1 + 0.1 * _noise(rng, (h, w), 20)[mask > 0][:, None])).clip(0, 255)
         cover[mask > 0] = 1
 
@@ -696,17 +709,17 @@ def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Genera
     """Uneven light, glare, colour cast, blur, noise and JPEG loss; with ``hard``, a fifth of the frames
     are blurred more (out of focus, or a camera shaken along a line)."""
     h, w = img.shape[:2]
-    f = img.astype(np.float32)
+    f: NDArray[Any] = img.astype(np.float32)
     light = 1 + rng.uniform(0.1, 0.45) * _noise(rng, (h, w), rng.uniform(150, 500))
     f *= light[..., None] * (rng.uniform(0.6, 1.15) * rng.uniform(0.85, 1.1, 3)).astype(np.float32)
     if rng.random() < 0.35:  # a hard shadow
         mask = np.zeros((h, w), np.float32)
-        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], 1.0)
+        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], (1.0,))
         f *= 1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), 8)[..., None]
     if rng.random() < 0.4:  # glare
         g = np.zeros((h, w), np.float32)
         cv2.ellipse(g, (int(rng.integers(w)), int(rng.integers(h))), (int(rng.integers(20, 200)), int(rng.integers(20, 120))),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+                    float(rng.uniform(0, 180)), 0, 360, (1.0,), -1)
         f += rng.uniform(40, 140) * cv2.GaussianBlur(g, (0, 0), rng.uniform(10, 40))[..., None]
     if rng.random() < 0.04:  # a grey camera (or a colourless room): pictures lose the colour that tells them apart
         f = np.repeat(f.mean(axis=2, keepdims=True), 3, axis=2)
@@ -721,7 +734,7 @@ def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Genera
             a = hard.uniform(0, math.pi)
             half = (length - 1) / 2
             cv2.line(kernel, (round(half - half * math.cos(a)), round(half - half * math.sin(a))),
-                     (round(half + half * math.cos(a)), round(half + half * math.sin(a))), 1.0, 1)
+                     (round(half + half * math.cos(a)), round(half + half * math.sin(a))), (1.0,), 1)
             f, sigma = cv2.filter2D(f, -1, kernel / kernel.sum()), hard.uniform(0, 1.0)
     if sigma > 0.3:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
@@ -732,10 +745,10 @@ def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Genera
     noise = np.empty(f.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(2**31)))
     sd = float(rng.uniform(1, 7))
-    cv2.randn(noise, (0.0, 0.0, 0.0), (sd, sd, sd))  # in every channel
+    cv2.randn(noise, np.zeros(3), np.full(3, sd))  # in every channel
     out = cv2.convertScaleAbs(f + noise)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
 
 
 def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), fonts: list[str] | None = None,
@@ -783,12 +796,12 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     for pc, _m, _marks in reversed(placed):
         covers.append(later.copy())
         poly = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(poly, pc.outline.astype(np.int32), 1)
+        cv2.fillConvexPoly(poly, pc.outline.astype(np.int32), (1,))
         later |= poly > 0
     covers.reverse()
-    for (pc, m, marks), cover in zip(placed, covers, strict=True):
+    for (pc, m, card_marks), cover in zip(placed, covers, strict=True):
         blocked = cover | (cluttered > 0)
-        for mark in marks:
+        for mark in card_marks:
             rank, suit = _project(m, mark.rank), _project(m, mark.suit)
             scale = float(np.linalg.norm(suit - rank))
             inside = all(0 <= p[0] < w and 0 <= p[1] < h for p in (rank, suit))

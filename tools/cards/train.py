@@ -111,7 +111,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -119,6 +119,9 @@ from numpy.typing import NDArray
 from scoring.cards import Card
 from tools.cards import photos, render
 from vision import corners, glyphs
+
+if TYPE_CHECKING:
+    import torch  # the train extra: PyTorch fits the networks
 
 SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288))
 NEGATIVE_SHARE = 0.35
@@ -246,9 +249,7 @@ def photo_samples(photo: photos.Photo, image: NDArray[Any], reader: glyphs.ConvN
 
 def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, NDArray[Any]]:
     """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``."""
-    import cv2
-
-    parts = [photo_samples(p, cv2.imread(str(data / "images" / p.name)), reader, k)
+    parts = [photo_samples(p, photos.image(data, p), reader, k)
              for k, p in enumerate(photos.photos(data, split)) if p.group in photos.COLOUR_LIGHT]
     return joined(parts)
 
@@ -369,7 +370,7 @@ def fit_looks(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], tar
     return tuple(looks)
 
 
-def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):  # -> torch.nn.Module
+def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN) -> torch.nn.Module:
     """The convolutional reader (PyTorch; training only). It takes the feature rows of the run-time reader
     (``corners.features``) split by ``glyphs.conv_inputs``: the ink patch goes through three 3x3
     convolutions, each followed by 2x2 max-pooling (the coarse redness joins after the first pooling,
@@ -403,7 +404,7 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
     return ConvReader()
 
 
-def from_onnx(path: Path):  # -> torch.nn.Module
+def from_onnx(path: Path) -> torch.nn.Module:
     """A ``conv_net`` holding the weights of a network ``export`` wrote (its widths read from the file), to go on
     training it when its PyTorch weights were not kept. The export folded each batch-norm into the convolution
     before it, so the batch-norms here are identities, and stay so while it trains."""
@@ -414,8 +415,8 @@ def from_onnx(path: Path):  # -> torch.nn.Module
     graph = onnx.load(str(path)).graph
     values = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     layers = [[values[name] for name in node.input[1:]] for node in graph.node if node.op_type in ("Conv", "Gemm")]
-    channels = tuple(int(weight.shape[0]) for weight, _ in layers[:3])
-    model = _folded(conv_net(channels, int(layers[3][0].shape[0])))  # type: ignore[arg-type]
+    c1, c2, c3 = (int(weight.shape[0]) for weight, _ in layers[:3])
+    model = _folded(conv_net((c1, c2, c3), int(layers[3][0].shape[0])))
     targets = (model.conv1[0], model.conv2[0], model.conv3[0], model.hidden[0], model.rank, model.suit)
     with torch.no_grad():
         for target, (weight, bias) in zip(targets, layers, strict=True):
@@ -424,7 +425,7 @@ def from_onnx(path: Path):  # -> torch.nn.Module
     return model
 
 
-def _folded(model):  # (torch.nn.Module) -> torch.nn.Module
+def _folded(model: torch.nn.Module) -> torch.nn.Module:
     """A ``conv_net`` without its batch-norms (identities in their place), for weights with them folded in."""
     import torch
 
@@ -433,8 +434,8 @@ def _folded(model):  # (torch.nn.Module) -> torch.nn.Module
     return model
 
 
-def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):
-    """The network a run starts from (-> torch.nn.Module): a fresh ``conv_net`` of ``channels`` and ``hidden``
+def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN) -> torch.nn.Module:
+    """The network a run starts from: a fresh ``conv_net`` of ``channels`` and ``hidden``
     units, or the one at ``init``: PyTorch weights an earlier run saved (``--cache``), or an exported network
     (``.onnx``, ``from_onnx``)."""
     import torch
@@ -464,7 +465,7 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
             parts.append(part)
             if len(parts) % 500 == 0:
                 print(f"{len(parts)} scenes, {time.time() - started:.0f} s", flush=True)
-    together = joined(parts)
+    together: dict[str, Any] = joined(parts)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, **together)
@@ -473,7 +474,7 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
 
 def fit_conv(train: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], epochs: int, seed: int,
              threads: int, init: Path | None = None, max_lr: float = 3e-3, channels: tuple[int, int, int] = CHANNELS,
-             hidden: int = CNN_HIDDEN, negatives_share: float = EPOCH_NEGATIVES, batch: int = 1024):  # -> torch.nn.Module
+             hidden: int = CNN_HIDDEN, negatives_share: float = EPOCH_NEGATIVES, batch: int = 1024) -> torch.nn.Module:
     """AdamW on the summed cross-entropy of both heads (batches of ``batch``), the learning rate on one cycle,
     for a ``conv_net`` of ``channels`` and ``hidden`` units; each epoch sees every index corner and a fresh
     ``negatives_share`` of the rest. After each epoch, the share of ``check``'s index corners read right and surely (both heads at least
@@ -538,7 +539,7 @@ def expert_rows(data: dict[str, NDArray[Any]], reader: glyphs.ConvNet, seed: int
                            rng.choice(others, min(len(others), len(doubted) // 4), replace=False)])
 
 
-def export(model, path: Path, check: NDArray[Any]) -> dict[str, NDArray[Any]]:  # model: torch.nn.Module
+def export(model: torch.nn.Module, path: Path, check: NDArray[Any]) -> dict[str, NDArray[Any]]:
     """Writes ``model`` as ONNX to ``path`` (inputs ``glyphs.CONV_INPUTS``, logits ``rank`` and ``suit``
     out; batch-norm folded into the convolutions) and returns ``check`` (rows of features) with the
     model's logits for them, as PyTorch computed them. The batch size is fixed in the file (OpenCV's

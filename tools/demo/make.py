@@ -332,7 +332,7 @@ def play_cribbage(seed: int) -> Recording:
 def _crib_event(kind: str, args: list[Any]) -> Any:
     from scoring.cribbage_game import Deal, Discard, Go, Lay, ShowCrib, ShowHand, Starter
 
-    cards = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
+    cards: dict[str, Callable[[], Any]] = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
              "deal": lambda: Deal(args[0]), "starter": lambda: Starter(Card.parse(args[0])),
              "lay": lambda: Lay(args[0], Card.parse(args[1])), "go": lambda: Go(args[0]),
              "show": lambda: ShowHand(args[0]), "crib": lambda: ShowCrib()}
@@ -381,8 +381,10 @@ def play_gin(seed: int) -> Recording:
                 for seat, cards in ((knocker, hand["knocker_cards"]), (1 - knocker, hand["defender_cards"])):
                     melded = meld(map(Card.parse, cards)) if len(cards) == 10 else None
                     ordered = [c.code for m in melded.melds for c in m] + [c.code for c in melded.unmatched] if melded else cards
-                    poses = d.plan(lambda k, seat=seat, ordered=ordered: _rows(d, seat, ordered if not k else
-                                                                              d.rng.sample(ordered, len(ordered))))
+                    def layouts(k: int, seat: int = seat, ordered: list[str] = ordered) -> list[Pose]:
+                        return _rows(d, seat, ordered if not k else d.rng.sample(ordered, len(ordered)))
+
+                    poses = d.plan(layouts)
                     per = 6 if len(poses) > 10 else 5
                     for row in range(0, len(poses), per):
                         d.lay(*poses[row:row + per], settle=seat != knocker and row + per >= len(poses))

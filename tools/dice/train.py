@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -50,6 +50,9 @@ from device.demo.dice_drawing import TILT_SLIGHT, render
 from tools.dice.rolls import lay_out, random_tray
 from vision.dice import CROP, MODEL, die_patches, judge, mirrored, top_faces
 from vision.glyphs import onnx_net
+
+if TYPE_CHECKING:
+    import torch  # the train extra: PyTorch fits the networks
 
 COCKED_SHARE = 0.4
 """Share of the dice a training tray lands cocked (where there is room)."""
@@ -90,7 +93,7 @@ def samples(first: int, count: int, jobs: int, lean: tuple[float, float] | None 
     return x, y, read
 
 
-def network() -> object:
+def network() -> torch.nn.Module:
     import torch.nn as nn  # training only
 
     return nn.Sequential(
@@ -100,7 +103,7 @@ def network() -> object:
         nn.Flatten(), nn.Linear(32 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, 1))
 
 
-def averaged(models: list[object]) -> object:
+def averaged(models: list[torch.nn.Module]) -> torch.nn.Module:
     """One network whose log odds are the mean of those of ``models`` (the judge as one ONNX file)."""
     import torch.nn as nn  # training only
 
@@ -109,13 +112,13 @@ def averaged(models: list[object]) -> object:
             super().__init__()
             self.parts = nn.ModuleList(models)
 
-        def forward(self, x: object) -> object:
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
             return sum(part(x) for part in self.parts) / len(self.parts)
 
     return Averaged()
 
 
-def fit(x: NDArray[Any], y: NDArray[Any], epochs: int, seed: int = 0) -> object:
+def fit(x: NDArray[Any], y: NDArray[Any], epochs: int, seed: int = 0) -> torch.nn.Module:
     """The network fitted to patches ``x`` and labels ``y`` (and their mirror images)."""
     import torch  # training only
 
@@ -147,7 +150,7 @@ def fit(x: NDArray[Any], y: NDArray[Any], epochs: int, seed: int = 0) -> object:
     return model
 
 
-def save_onnx(model: object, path: Path) -> None:
+def save_onnx(model: torch.nn.Module, path: Path) -> None:
     """The network as ONNX (opset 13) for ``cv2.dnn``, exported as ``tools.cards.train.export`` does."""
     import torch  # training only
 

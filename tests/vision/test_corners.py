@@ -8,8 +8,9 @@ import pytest
 
 from scoring.cards import Suit
 from tools.cards import render
+from tools.text import put_text
 from vision import corners
-from vision.text import SANS, SANS_BOLD, put_text
+from vision.text import SANS, SANS_BOLD
 
 
 def index_on_paper(ink: tuple[int, int, int], frame_gap: int | None = None) -> tuple[np.ndarray, tuple[float, float]]:

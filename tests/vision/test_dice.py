@@ -16,6 +16,7 @@ from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
 from scoring.pinzique_roll import RollError, score_roll
 from tools.dice.rolls import cock, lay_out, leaning, random_tray
+from tools.text import put_text
 from vision.dice import (
     CROP,
     DOUBT,
@@ -31,7 +32,7 @@ from vision.dice import (
     top_faces,
 )
 from vision.observations import DieSighting
-from vision.text import SANS_BOLD, put_text
+from vision.text import SANS_BOLD
 
 
 def roll(seed: int, **kwargs):

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from tools.cards import render, train
+from tools.text import put_text
 from vision import corners, glyphs
-from vision.text import put_text
 
 
 def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndarray, np.ndarray]:

@@ -26,8 +26,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.pinzique_guide import GuideError, ScoreGuide, load_guide
+from tools.text import put_text
 from vision.dice_faces import DIE_MM, STICKER_MM, face_image
-from vision.text import SANS_BOLD, put_text
+from vision.text import SANS_BOLD
 
 DPI = 300
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}

@@ -1,6 +1,6 @@
 """Barbu: trick winners, the seven contracts, Dominoes, doubling, and the ``score barbu`` request.
 
-Rules: ``shared/rules/barbu.txt``, with the defaults of ``shared/rules/README.md``. Four seats, 0-3,
+Rules: ``docs/rules/barbu.md`` (after John McLeod's *Barbu*, pagat.com). Four seats, 0-3,
 play clockwise (seat ``s`` is followed by ``(s + 1) % 4``); aces are high. A hand's raw scores always sum
 to its contract's total, and doubling only moves points between two players, so the net scores do too.
 
@@ -146,7 +146,7 @@ REDOUBLES = ("any", "declarer")
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The variants a table may choose; the defaults are the standard rules (``rules/README.md``).
+    """The variants a table may choose; the defaults are the standard rules (``docs/rules/barbu.md``).
 
     ``must_trump``: in Trumps, a player who cannot follow suit must play a trump if able (default: may
     discard). ``deal_passes_each_hand``: the deal passes left after every hand instead of after a
@@ -728,7 +728,7 @@ _INDEX = {card.code: card.index for card in DECK}
 
 
 def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Score one hand given as a batch request (see README, "Barbu").
+    """Score one hand given as a batch request (see ``docs/SCORING.md``, "Barbu").
 
     >>> result = score_request(SAMPLES[0])
     >>> result["scores"], result["net"], sum(result["scores"]) == sum(result["net"]) == -30

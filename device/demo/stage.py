@@ -3,12 +3,12 @@
 A ``Stage`` holds what lies on the table: cards by code with their pose (centre in image pixels, turn in
 radians, face up or down) in the order they were put down, so a later card lies over an earlier one, and
 the dice in the tray. ``image()`` draws the frame: a felt table, the pack and a few chips in the free
-corner, each card with rounded corners and a soft shadow, the dice rendered by ``vision.dice_render``.
+corner, each card with rounded corners and a soft shadow, the dice rendered by ``device.demo.dice_drawing``.
 Frames are drawn only when the table changed, and a card put on top is drawn onto the last frame, so a
 recording costs little more to show than the card reader takes to read it.
 
 Card faces come from one deck picture shipped with the recordings (``deck.png``: 13 ranks by 4 suits and
-the back), drawn once from the training fonts of the card reader (``device.demo.make``); everything else is
+the back), drawn once from the training fonts of the card reader (``tools.demo.make``); everything else is
 drawn here from numbers, so the same recording gives the same frames on every machine.
 
 >>> stage = Stage(Deck.load(), seed=1)
@@ -28,6 +28,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import DECK, Card
 from vision.zones import SEAT_DEPTH
@@ -56,7 +57,7 @@ class Pose:
     turn: float = 0.0
     down: bool = False
 
-    def quad(self, height: float = CARD_HEIGHT) -> np.ndarray:
+    def quad(self, height: float = CARD_HEIGHT) -> NDArray[Any]:
         """The card's corners in the image: top-left, top-right, bottom-right, bottom-left of its face.
 
         >>> Pose("AS", 100.0, 100.0).quad(height=70.0).round(1).tolist()
@@ -65,13 +66,14 @@ class Pose:
         w, h = height * FACE[0] / FACE[1] / 2, height / 2
         c, s = math.cos(self.turn), math.sin(self.turn)
         corners = np.array([(-w, -h), (w, -h), (w, h), (-w, h)])
-        return (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
+        out: NDArray[Any] = (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
+        return out
 
 
 class Deck:
     """The faces of the 52 cards and the back, from the deck picture."""
 
-    def __init__(self, faces: dict[str, np.ndarray]) -> None:
+    def __init__(self, faces: dict[str, NDArray[Any]]) -> None:
         self.faces = faces
 
     @staticmethod
@@ -87,7 +89,7 @@ class Deck:
         faces[BACK] = sheet[:h, 13 * w:]
         return Deck(faces)
 
-    def sheet(self) -> np.ndarray:
+    def sheet(self) -> NDArray[Any]:
         """The deck picture."""
         w, h = FACE
         sheet = np.zeros((4 * h, 14 * w, 3), np.uint8)
@@ -103,7 +105,7 @@ def _cell(card: Card) -> tuple[int, int]:
 
 
 @cache
-def _rounded() -> np.ndarray:
+def _rounded() -> NDArray[Any]:
     """A card's shape on its face: 1 inside, 0 outside the rounded corners."""
     w, h = FACE
     r = 7
@@ -111,11 +113,11 @@ def _rounded() -> np.ndarray:
     cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 1, -1)
     cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 1, -1)
     for x, y in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(mask, (x, y), r, 1, -1)
+        cv2.circle(mask, (x, y), r, (1,), -1)
     return mask.astype(np.float32)
 
 
-def draw_card(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
+def draw_card(canvas: NDArray[Any], face: NDArray[Any], quad: NDArray[Any]) -> None:
     """Draw ``face`` onto ``canvas`` (in place) at ``quad``, with its shadow on what lies beneath."""
     w, h = FACE
     height, width = canvas.shape[:2]
@@ -133,7 +135,7 @@ def draw_card(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
     canvas[y0:y1, x0:x1] = (roi * (1 - alpha) + colour * alpha).astype(np.uint8)
 
 
-def felt(seed: int, size: tuple[int, int] = SIZE) -> np.ndarray:
+def felt(seed: int, size: tuple[int, int] = SIZE) -> NDArray[Any]:
     """The empty table: green felt with its weave and a little uneven light, the pack and a few chips in
     the bottom-left corner (a free corner in every layout)."""
     width, height = size
@@ -150,10 +152,11 @@ def felt(seed: int, size: tuple[int, int] = SIZE) -> np.ndarray:
             angle = spoke * 60 + 15 * k
             cv2.ellipse(table, (x, y), (19, 19), angle, -8, 8, (235, 235, 235), 5)
         cv2.circle(table, (x, y), 11, (225, 225, 225), 1, cv2.LINE_AA)
-    return table
+    out: NDArray[Any] = table
+    return out
 
 
-def camera(image: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> np.ndarray:
+def camera(image: NDArray[Any], rng: np.random.Generator, noise: float = 3.0) -> NDArray[Any]:
     """A drawn frame as a camera gives it: with fresh noise of standard deviation ``noise`` levels in every
     channel.
 
@@ -161,7 +164,8 @@ def camera(image: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> n
     >>> frame.dtype.name, 2.5 < float(frame.std()) < 3.5
     ('uint8', True)
     """
-    return np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    out: NDArray[Any] = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    return out
 
 
 class Stage:
@@ -173,9 +177,9 @@ class Stage:
         pack = Pose(BACK, 95.0, 630.0, 1.45)
         draw_card(self.table, deck.faces[BACK], pack.quad())
         self._cards: dict[str, Pose] = {}
-        self._dice: np.ndarray | None = None
+        self._dice: NDArray[Any] | None = None
         self._dice_at: tuple[int, int] = (0, 0)
-        self._frame: np.ndarray | None = None
+        self._frame: NDArray[Any] | None = None
         self._drawn = 0  # how many of the cards (in order) the frame shows
 
     def cards(self) -> list[Pose]:
@@ -195,11 +199,11 @@ class Stage:
             if self._cards.pop(code, None) is not None:
                 self._frame = None
 
-    def show_dice(self, image: np.ndarray | None, at: tuple[int, int] = (0, 0)) -> None:
+    def show_dice(self, image: NDArray[Any] | None, at: tuple[int, int] = (0, 0)) -> None:
         """The dice tray's picture (its top-left corner ``at``), or None to show the table there."""
         self._dice, self._dice_at, self._frame = image, at, None
 
-    def image(self) -> np.ndarray:
+    def image(self) -> NDArray[Any]:
         """The frame: redrawn from the empty table when something was taken, else only new cards drawn."""
         if self._frame is None:
             self._frame, self._drawn = self.table.copy(), 0
@@ -230,7 +234,7 @@ middle), yaw, tilt, tilt axis (radians), and its motion while the frame was take
 
 class Tray:
     """The Pinzique dice tray in the table's top-left corner, seen straight from above; the dice are drawn
-    by ``vision.dice_render`` (imported only for Pinzique)."""
+    by ``device.demo.dice_drawing`` (imported only for Pinzique)."""
 
     MM = 2.8
     """Pixels per millimetre on the tray: a 16 mm die is 45 pixels across."""
@@ -238,28 +242,28 @@ class Tray:
     """The camera's height over the table, mm."""
 
     def __init__(self, stage: Stage) -> None:
+        from device.demo import dice_drawing
         from scoring.pinzique_roll import default_guide
-        from vision import dice_render
 
-        self.render = dice_render
+        self.render = dice_drawing
         x0, y0, x1, y1 = TRAY
         floor = stage.table[y0:y1, x0:x1].copy()
         floor[:] = (floor.astype(np.float32) * (0.55, 0.5, 0.75)).astype(np.uint8)  # darker felt, reddish
         cv2.rectangle(floor, (2, 2), (x1 - x0 - 3, y1 - y0 - 3), (40, 60, 95), 5)
         width, height = x1 - x0, y1 - y0
         down = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, -1]])
-        camera = dice_render.Camera(self.MM * self.HEIGHT, self.HEIGHT, down, (width / 2, height / 2), (0.0, 0.0))
+        camera = dice_drawing.Camera(self.MM * self.HEIGHT, self.HEIGHT, down, (width / 2, height / 2), (0.0, 0.0))
         light = np.array([0.3, -0.4, 1.0])
-        self.tray = dice_render.Tray(camera, floor, (26.0, 26.0, width - 26.0, height - 26.0),
+        self.tray = dice_drawing.Tray(camera, floor, (26.0, 26.0, width - 26.0, height - 26.0),
                                      light / np.linalg.norm(light), (232, 240, 245), default_guide())
 
     def poses(self, roll: Sequence[DiePose]) -> list[Any]:
-        """The dice of a recording as ``vision.dice_render`` poses."""
+        """The dice of a recording as ``device.demo.dice_drawing`` poses."""
         return [self.render.DiePose(int(n), Card.parse(face), tuple(Card.parse(side) for side in sides),
                                     x, y, yaw, tilt, axis, (mx, my))
                 for n, face, sides, x, y, yaw, tilt, axis, mx, my in roll]
 
-    def image(self, roll: Sequence[DiePose], seed: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
+    def image(self, roll: Sequence[DiePose], seed: tuple[int, int]) -> tuple[NDArray[Any], tuple[int, int]]:
         """The tray's picture with the dice of ``roll`` (the same for the same ``seed``), and where it goes."""
         frame = self.render.render(np.random.default_rng(seed), self.tray, self.poses(roll), glare=0.2)
         return frame, TRAY[:2]

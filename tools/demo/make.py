@@ -1,6 +1,6 @@
-"""Make the demo recordings: ``python -m device.demo.make [--deck] [GAME ...]``.
+"""Make the demo recordings: ``python -m tools.demo.make [--deck] [GAME ...]``.
 
-Each game is first played by the engines (``device.demo.deals``, seeded, so it comes out the same every
+Each game is first played by the engines (``tools.demo.deals``, seeded, so it comes out the same every
 time). A director then plays it at a rendered table through the device's whole pipeline (the card reader,
 zones, tracker, flow, journal, screens; the dice reader for Pinzique), as a person would: it lays each card
 where the game's table layout puts it, waits until the screen offers what it expects, steps to the option
@@ -11,7 +11,7 @@ leaves it long enough for the screen to say so). Everything it does, frame by fr
 
 The recordings depend on the card reader: after the reader's model changes, run this again (and look at
 the demo's test, which names the recording, frame and card it went wrong on). ``--deck`` draws the deck
-picture anew (it needs the training fonts; see ``vision.render``), choosing among a few designs drawn from
+picture anew (it needs the training fonts; see ``tools.cards.render``), choosing among a few designs drawn from
 the training fonts the one the reader reads best.
 """
 
@@ -29,9 +29,9 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from device.buttons import Press
-from device.demo import deals
 from device.demo.recording import ORDER, Recording, deck, misreads
 from device.demo.stage import BACK, CARD_HEIGHT, FACE, RECORDINGS, SIZE, Deck, Pose, Stage, Tray
 from device.flows import flow_for
@@ -46,6 +46,7 @@ from scoring.cards import DECK, Card
 from scoring.cribbage_game import Game as CribGame
 from scoring.cribbage_game import Phase
 from scoring.cribbage_game import Settings as CribSettings
+from tools.demo import deals
 from vision.observations import CardSighting
 from vision.zones import Calibration
 
@@ -95,7 +96,7 @@ class Director:
             dice = SettledDice(calibration=self.calibration)
             self.tray = Tray(self.stage)
 
-        def read(frame: np.ndarray) -> list[CardSighting]:
+        def read(frame: NDArray[Any]) -> list[CardSighting]:
             self.seen = read_cards(frame)
             return self.seen
 
@@ -331,7 +332,7 @@ def play_cribbage(seed: int) -> Recording:
 def _crib_event(kind: str, args: list[Any]) -> Any:
     from scoring.cribbage_game import Deal, Discard, Go, Lay, ShowCrib, ShowHand, Starter
 
-    cards = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
+    cards: dict[str, Callable[[], Any]] = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
              "deal": lambda: Deal(args[0]), "starter": lambda: Starter(Card.parse(args[0])),
              "lay": lambda: Lay(args[0], Card.parse(args[1])), "go": lambda: Go(args[0]),
              "show": lambda: ShowHand(args[0]), "crib": lambda: ShowCrib()}
@@ -380,8 +381,10 @@ def play_gin(seed: int) -> Recording:
                 for seat, cards in ((knocker, hand["knocker_cards"]), (1 - knocker, hand["defender_cards"])):
                     melded = meld(map(Card.parse, cards)) if len(cards) == 10 else None
                     ordered = [c.code for m in melded.melds for c in m] + [c.code for c in melded.unmatched] if melded else cards
-                    poses = d.plan(lambda k, seat=seat, ordered=ordered: _rows(d, seat, ordered if not k else
-                                                                              d.rng.sample(ordered, len(ordered))))
+                    def layouts(k: int, seat: int = seat, ordered: list[str] = ordered) -> list[Pose]:
+                        return _rows(d, seat, ordered if not k else d.rng.sample(ordered, len(ordered)))
+
+                    poses = d.plan(layouts)
                     per = 6 if len(poses) > 10 else 5
                     for row in range(0, len(poses), per):
                         d.lay(*poses[row:row + per], settle=seat != knocker and row + per >= len(poses))
@@ -522,11 +525,11 @@ def _turn(game: Any) -> tuple[Any, ...]:
 def _lay_dice(rng: np.random.Generator, tray: Tray, kept: dict[int, Any], faces: Sequence[str],
               rolling: float) -> list[list[Any]]:
     """The eight dice: the kept ones where they lie, the others landed anywhere showing ``faces``."""
-    from vision import dice_render
+    from tools.dice.rolls import lay_out
 
     guide = tray.tray.guide
     keep = dict(zip(kept, tray.poses(list(kept.values())), strict=True))
-    poses = dice_render.lay_out(rng, tray.tray, keep, rolling=rolling)
+    poses = lay_out(rng, tray.tray, keep, rolling=rolling)
     out = []
     for pose in poses:
         if pose.number in keep:
@@ -546,12 +549,12 @@ SEEDS = {"cribbage": 1, "gin": 1, "barbu": 1, "ofc": 1, "pinzique": 1}
 """The seed of each recording's game (the first of the seeds tried): another seed is another, equally
 real, game. A game the director cannot get the reader to read whole is passed over for the next seed."""
 DESIGNS = range(10)
-"""The deck designs ``--deck`` chooses among (seeds of ``vision.render.Design.random``)."""
+"""The deck designs ``--deck`` chooses among (seeds of ``tools.cards.render.Design.random``)."""
 TURNS = (0.0, math.pi, 0.3, -0.3, 1.4, -1.4, math.pi - 0.3, math.pi + 0.3, 0.1, -0.1, math.pi / 2, -math.pi / 2)
 """How the cards lie when ``--deck`` tries how well the reader reads them."""
 
 
-def _reads(face: np.ndarray, code: str) -> int:
+def _reads(face: NDArray[Any], code: str) -> int:
     """In how many of ``TURNS`` the reader reads the card ``code`` drawn with ``face`` (six copies of it
     a frame)."""
     from vision.cards import read_cards
@@ -573,9 +576,9 @@ def make_deck() -> Deck:
     """A deck the card reader reads well: the design (of ``DESIGNS``) whose cards it reads most often,
     then for each card it reads less than always, the best of a few drawings of that face (the court
     pictures and the ace's pip differ from one drawing to the next)."""
-    from vision import render
+    from tools.cards import render
 
-    def faces(seed: int) -> tuple[render.Design, dict[str, np.ndarray]]:
+    def faces(seed: int) -> tuple[render.Design, dict[str, NDArray[Any]]]:
         rng = np.random.default_rng(seed)
         design = render.Design.random(rng, render.available(render.RANK_FONTS))
         drawn = {card.code: cv2.resize(render.card_face(card, design, rng)[0], FACE, interpolation=cv2.INTER_AREA)
@@ -604,7 +607,7 @@ def make_deck() -> Deck:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.demo.make", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.demo.make", description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", choices=[*ORDER, []], help="the recordings to make (default: all)")
     parser.add_argument("--deck", action="store_true", help="draw the deck picture anew first")
     args = parser.parse_args(argv)

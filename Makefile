@@ -31,7 +31,7 @@ test: $(STAMP)
 	@$(CLUB_TOOLS) || $(MAKE) --no-print-directory club-packages
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict scoring
+	$(VENV)/bin/mypy --strict scoring device
 
 lock:
 	constraints/lock

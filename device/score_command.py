@@ -84,7 +84,7 @@ def split_args(args: Iterable[str]) -> tuple[list[str], dict[str, Option]]:
             cards.append(arg)
         else:
             value = options[name]
-            options[name] = arg if value is True else [value, arg] if isinstance(value, str) else [*value, arg]
+            options[name] = arg if isinstance(value, bool) else [value, arg] if isinstance(value, str) else [*value, arg]
     return cards, options
 
 

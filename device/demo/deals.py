@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from statistics import mean
 from typing import Any
 
@@ -281,11 +281,16 @@ def _card_to_play(hand: list[Card], trick: list[Card], contract: Contract, trump
     if follow:
         under = [c for c in follow if high(c.rank) < high(winning.rank)] if winning.suit is led else []
         return max(under, key=lambda c: (high(c.rank), -c.index)) if under else max(follow, key=lambda c: (high(c.rank), -c.index))
-    danger = {Contract.NO_KING: lambda c: (c == Card(Rank.KING, Suit.HEARTS), c.suit is Suit.HEARTS, high(c.rank)),
-              Contract.NO_HEARTS: lambda c: (c.suit is Suit.HEARTS, high(c.rank), 0),
-              Contract.NO_QUEENS: lambda c: (c.rank == Rank.QUEEN, high(c.rank), 0)}
-    key = danger.get(contract, lambda c: (high(c.rank), 0, 0))
+    danger: dict[Contract, Callable[[Card], tuple[int, int, int]]] = {
+        Contract.NO_KING: lambda c: (c == Card(Rank.KING, Suit.HEARTS), c.suit is Suit.HEARTS, high(c.rank)),
+        Contract.NO_HEARTS: lambda c: (c.suit is Suit.HEARTS, high(c.rank), 0),
+        Contract.NO_QUEENS: lambda c: (c.rank == Rank.QUEEN, high(c.rank), 0)}
+    key = danger.get(contract, _highest)
     return max(hand, key=lambda c: (*key(c), -c.index))
+
+
+def _highest(card: Card) -> tuple[int, int, int]:
+    return high(card.rank), 0, 0
 
 
 def _taking(trick: Sequence[Card], trump: Suit | None) -> int:

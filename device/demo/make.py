@@ -18,6 +18,7 @@ the training fonts the one the reader reads best.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
@@ -43,8 +44,8 @@ from device.journal import Journal
 from device.panel import PanelEvent
 from device.screens import Screen
 from scoring.cards import DECK, Card
+from scoring.cribbage_game import Deal, Discard, Event, Go, Lay, Phase, ShowCrib, ShowHand, Starter
 from scoring.cribbage_game import Game as CribGame
-from scoring.cribbage_game import Phase
 from scoring.cribbage_game import Settings as CribSettings
 from vision.observations import CardSighting
 from vision.zones import Calibration
@@ -328,10 +329,9 @@ def play_cribbage(seed: int) -> Recording:
         return d.recording("cribbage", "Cribbage to 61", script, game.scores)
 
 
-def _crib_event(kind: str, args: list[Any]) -> Any:
-    from scoring.cribbage_game import Deal, Discard, Go, Lay, ShowCrib, ShowHand, Starter
+def _crib_event(kind: str, args: list[Any]) -> Event:
 
-    cards = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
+    cards: dict[str, Callable[[], Event]] = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
              "deal": lambda: Deal(args[0]), "starter": lambda: Starter(Card.parse(args[0])),
              "lay": lambda: Lay(args[0], Card.parse(args[1])), "go": lambda: Go(args[0]),
              "show": lambda: ShowHand(args[0]), "crib": lambda: ShowCrib()}
@@ -342,6 +342,11 @@ def _same(d: Director, engine: Sequence[int]) -> None:
     """Fail unless the device's totals are the engine's."""
     if d.totals() != tuple(engine):
         raise Failed(f"frame {d.frame}: the device scores {list(d.totals())}, the engine {list(engine)}: {d.play.screen()}")
+
+
+def _shuffled_rows(d: Director, seat: int, codes: Sequence[str], tries: int) -> list[Pose]:
+    """``_rows`` of the cards in their order at the first try, shuffled at the next."""
+    return _rows(d, seat, d.rng.sample(codes, len(codes)) if tries else codes)
 
 
 def _rows(d: Director, seat: int, codes: Sequence[str]) -> list[Pose]:
@@ -380,8 +385,7 @@ def play_gin(seed: int) -> Recording:
                 for seat, cards in ((knocker, hand["knocker_cards"]), (1 - knocker, hand["defender_cards"])):
                     melded = meld(map(Card.parse, cards)) if len(cards) == 10 else None
                     ordered = [c.code for m in melded.melds for c in m] + [c.code for c in melded.unmatched] if melded else cards
-                    poses = d.plan(lambda k, seat=seat, ordered=ordered: _rows(d, seat, ordered if not k else
-                                                                              d.rng.sample(ordered, len(ordered))))
+                    poses = d.plan(functools.partial(_shuffled_rows, d, seat, ordered))
                     per = 6 if len(poses) > 10 else 5
                     for row in range(0, len(poses), per):
                         d.lay(*poses[row:row + per], settle=seat != knocker and row + per >= len(poses))

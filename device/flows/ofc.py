@@ -24,6 +24,7 @@ from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
+from scoring.cards import Card
 from scoring.ofc import ROWS, SIZES, Board, Rules, Settlement, settle
 from scoring.poker import describe
 from scoring.requests import cards_of, check_distinct, check_fields
@@ -68,7 +69,7 @@ class OfcFlow(Flow[State]):
         boards = data["boards"]
         if not isinstance(boards, list) or len(boards) != len(state.totals):
             raise ValueError(f"'boards' is a list of {len(state.totals)} boards, one a seat")
-        rows = {}
+        rows: dict[str, list[Card]] = {}
         for seat, board in enumerate(boards):
             check_fields(board, ROWS)
             rows |= {f"seat {seat} {row}": cards_of(board[row], f"seat {seat} {row}", SIZES[row]) for row in ROWS}

@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 from device.flows import flow_for
 from device.flows.flow import Flow
-from device.journal import SCHEMA_VERSION, Event, GameRecord, Journal, JournalError
+from device.journal import SCHEMA_VERSION, GameRecord, Journal, JournalError, Recorded
 from device.session import UNDO, effective
 from scoring.barbu import SEATS
 from scoring.ofc import ROWS
@@ -219,7 +219,7 @@ def _current(journal: Journal) -> set[int]:
 class Events(Protocol):
     """Where a game's events are read from: a journal, or a club server's copy of a table's."""
 
-    def events(self, game_id: int) -> list[Event]: ...
+    def events(self, game_id: int) -> list[Recorded]: ...
 
 
 def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
@@ -237,7 +237,7 @@ def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
         try:
             if not isinstance(event.data, dict):
                 raise ValueError(f"its data is {json.dumps(event.data)}, not an object")
-            after = flow.apply(state, event.kind, dict(event.data))
+            after = flow.apply(state, flow.decode(event.kind, event.data))
             hand, scores = ledger.hand(state), tuple(ledger.scores(flow, state, after))
         except (ValueError, KeyError, TypeError) as error:  # whatever the journal holds, one game's reason
             raise HistoryError(record, f"event {event.seq} ({event.kind}) cannot be replayed: "

@@ -40,6 +40,7 @@ from operator import attrgetter, itemgetter
 from typing import Any, cast
 
 from scoring.cards import Card, Rank, parse_cards
+from scoring.errors import RuleError
 from scoring.games import Option
 from scoring.requests import RequestError, card_field, card_list, cards_of, check_distinct, check_fields
 
@@ -222,7 +223,7 @@ def _nobs(hand: Sequence[Card], starter: Card) -> list[Card]:
 
 # --- pegging ----------------------------------------------------------------------------------------
 
-class PeggingError(ValueError):
+class PeggingError(RuleError):
     """A card that cannot be laid: it would take the count past 31."""
 
 

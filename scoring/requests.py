@@ -28,12 +28,14 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from scoring.cards import Card, CardError, parse_cards
+from scoring.errors import RuleError
 
 __all__ = [
     "RequestError",
     "card_field",
     "card_list",
     "cards_of",
+    "check_count",
     "check_distinct",
     "check_fields",
     "int_field",
@@ -42,7 +44,7 @@ __all__ = [
 ]
 
 
-class RequestError(ValueError):
+class RequestError(RuleError):
     """A request that cannot be scored; the message says what is wrong with it."""
 
 
@@ -99,12 +101,23 @@ def cards_of(value: object, name: str, count: int | range | None = None) -> list
         cards = parse_cards(value)
     except CardError as error:
         raise RequestError(f"{name!r}: {error}") from None
+    check_count(cards, name, count)
+    check_distinct({name: cards})
+    return cards
+
+
+def check_count(cards: Collection[Card], name: str, count: int | range | None) -> None:
+    """Check that ``name`` holds ``count`` cards (a number or a range; None: any number).
+
+    >>> check_count(parse_cards("5H 6H"), "defender", range(10, 12))
+    Traceback (most recent call last):
+    ...
+    scoring.requests.RequestError: 'defender' needs 10 to 11 cards, got 2
+    """
     if isinstance(count, int) and len(cards) != count:
         raise RequestError(f"{name!r} needs {count} cards, got {len(cards)}")
     if isinstance(count, range) and len(cards) not in count:
         raise RequestError(f"{name!r} needs {count.start} to {count.stop - 1} cards, got {len(cards)}")
-    check_distinct({name: cards})
-    return cards
 
 
 def check_distinct(groups: Mapping[str, Iterable[Card]]) -> None:

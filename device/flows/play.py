@@ -6,16 +6,23 @@ refused confirmation's reason on the screen. When the game is over, OK records i
 next game with the same players and settings.
 
 >>> import pathlib, tempfile
+>>> from dataclasses import dataclass
 >>> from device.buttons import Press
 >>> from device.flows.flow import Flow, Option, Prompt
 >>> from device.journal import Journal
+>>> from scoring.errors import RuleError
+>>> @dataclass(frozen=True)
+... class Add:
+...     n: int
+...     def record(self): return "add", {"n": self.n}
 >>> class Tally(Flow[int]):
 ...     name = "tally"
 ...     def start(self, players, settings): return 0
-...     def apply(self, state, kind, data):
-...         if state + data["n"] > 3: raise ValueError("3 is the most")
-...         return state + data["n"]
-...     def prompt(self, state): return Prompt("Tally", str(state), options=(Option("add 2", "add", {"n": 2}),))
+...     def apply(self, state, event):
+...         if state + event.n > 3: raise RuleError("3 is the most")
+...         return state + event.n
+...     def decode(self, kind, data): return Add(data["n"])
+...     def prompt(self, state): return Prompt("Tally", str(state), options=(Option("add 2", Add(2)),))
 >>> journal = Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db")
 >>> play = Play(journal, Tally(["Ann", "Bob"], {}))
 >>> play.press(Press("ok", held=False)); play.press(Press("ok", held=False)); play.screen().lines
@@ -29,7 +36,7 @@ last) moves to the next option:
 >>> class Long(Tally):
 ...     def prompt(self, state):
 ...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(7)),
-...                       options=(Option("add 1", "add", {"n": 1}), Option("add 2", "add", {"n": 2})))
+...                       options=(Option("add 1", Add(1)), Option("add 2", Add(2))))
 >>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
 >>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[:2]
 ('1/2', None, '2/2', ('OK: add 1', 'line 4'))
@@ -50,6 +57,7 @@ from device.panel import PanelEvent
 from device.screens import Screen
 from device.session import Session
 from scoring.cards import Card
+from scoring.errors import RuleError
 from vision.tracker import CardEvent
 
 log = logging.getLogger(__name__)
@@ -133,11 +141,11 @@ class Play(Generic[State]):
                 self.session.finish(result)
                 self._next_game()
                 return
-            proposal = flow.press(self.state, pressed)
-            if proposal is not None:
-                flow.note(self.session.confirm(*proposal))
+            event = flow.press(self.state, pressed)
+            if event is not None:
+                flow.note(self.session.confirm(event))
                 flow.afresh()
-        except ValueError as error:
+        except RuleError as error:
             flow.error = flow.explain(error)
         except JournalError as error:  # nothing was confirmed: the same press can be made again
             log.error("not saved: %s", error)

@@ -17,8 +17,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from scoring import games
-from scoring.games import Game, Option
-from scoring.requests import RequestError
+from scoring.requests import Option, RequestError, Requests
 
 USAGE = """\
 tablescore score GAME CARD... [--OPTION VALUE...] [--json]
@@ -88,7 +87,7 @@ def split_args(args: Iterable[str]) -> tuple[list[str], dict[str, Option]]:
     return cards, options
 
 
-def score_line(game: Game, line: bytes) -> dict[str, Any]:
+def score_line(game: Requests, line: bytes) -> dict[str, Any]:
     """The result for one batch line: the game's answer, or ``{"error": message}``."""
     try:
         text = line.decode("utf-8")
@@ -113,7 +112,7 @@ def score_line(game: Game, line: bytes) -> dict[str, Any]:
         return {"error": f"internal error scoring this request ({type(error).__name__}); please report it"}
 
 
-def score_batch(game: Game, source: IO[bytes], sink: IO[bytes]) -> None:
+def score_batch(game: Requests, source: IO[bytes], sink: IO[bytes]) -> None:
     """Answer each line of ``source`` with one JSON line on ``sink``, flushing each answer.
 
     Lines are read and answered one at a time, so a batch of any length runs in constant memory.

@@ -28,9 +28,10 @@ from device.panel import PanelEvent
 from scoring.cards import Card
 from scoring.errors import RuleError
 from scoring.events import Event
-from scoring.gin import Rules, Settlement, game_rules, knock_rules
+from scoring.gin import Rules, Settlement
 from scoring.gin_hand import DeadHand, Knocked, Progress, Shown, decode
 from scoring.gin_melds import Aces
+from scoring.requests.gin import game_rules, knock_rules
 
 __all__ = ["GinFlow"]
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.display import KINDS as DISPLAY_KINDS
+from device.games import names
 from device.screens import GLASSES
-from scoring.games import names
 
 if TYPE_CHECKING:
     from vision.dice_tracker import DiceSettings

@@ -35,8 +35,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from device.flows import flow_for
 from device.flows.flow import Flow
+from device.games import GAMES, flow_for, spec
 from device.journal import SCHEMA_VERSION, GameRecord, Journal, JournalError, Recorded
 from device.session import UNDO, effective
 from scoring.barbu import SEATS
@@ -47,10 +47,6 @@ IN_PROGRESS, FINISHED, ABANDONED = "in progress", "finished", "abandoned"
 """A game's state: the newest unfinished game of each kind is in progress (``tablescore run`` resumes it
 when the configuration names that game); one over (or recorded finished) is finished; any other unfinished
 game was abandoned when a newer one of its kind began."""
-
-TITLES = {"barbu": "Barbu", "cribbage": "Cribbage", "gin": "Gin Rummy", "ofc": "Open-Face Chinese Poker",
-          "pinzique": "Pinzique"}
-
 
 class HistoryError(ValueError):
     """A game that cannot be replayed from the journal: the message names the game, ``reason`` says why
@@ -166,7 +162,8 @@ class History:
     @property
     def title(self) -> str:
         """The game's full name (``Gin Rummy``)."""
-        return TITLES.get(self.record.game, self.record.game)
+        known = GAMES.get(self.record.game)
+        return known.title if known else self.record.game
 
     @property
     def winner(self) -> str | None:
@@ -226,7 +223,7 @@ def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
     """``record``'s events folded through its flow, step by step (``current``: the games in progress)."""
     try:
         flow = flow_for(record.game, record.players, record.settings)
-        ledger = LEDGERS[record.game]
+        ledger = spec(record.game).new_ledger()
         state = flow.start(list(record.players), dict(record.settings))
     except (ValueError, KeyError) as error:
         raise HistoryError(record, f"cannot be replayed: {error}") from None
@@ -405,9 +402,6 @@ class PinziqueLedger(Ledger):
                 scores.append(Score(side, row.result.points[place], what, sides[side], detail))
         return scores
 
-
-LEDGERS: dict[str, Ledger] = {"barbu": BarbuLedger(), "cribbage": CribbageLedger(), "gin": GinLedger(),
-                              "ofc": OfcLedger(), "pinzique": PinziqueLedger()}
 
 
 def when(at: float | None) -> str | None:

@@ -138,7 +138,7 @@ def configured(given: Path | None) -> Table:
     """The table of the configuration file (see ``config_path``); ValueError (ConfigError, ZoneError)
     naming what cannot be used."""
     from device.config import ConfigError, load
-    from device.flows import flow_for
+    from device.games import flow_for, spec
     from device.glyphs import spelt
     from device.screens import use_glass
 
@@ -164,7 +164,7 @@ def configured(given: Path | None) -> Table:
         reader = _reader()
     except RuntimeError as error:
         raise ConfigError(str(error)) from None
-    return Table(config, flow, calibration, reader, _dice(dice, calibration) if game == "pinzique" else None)
+    return Table(config, flow, calibration, reader, _dice(dice, calibration) if spec(game).dice else None)
 
 
 def open_display(config: Config) -> Display:

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Iterable
 from typing import IO, Any
 
-from scoring import games
+from device import games
 from scoring.requests import Option, RequestError, Requests
 
 USAGE = """\

@@ -35,11 +35,10 @@ from device.buttons import Press
 from device.demo import deals
 from device.demo.recording import ORDER, Recording, deck, misreads
 from device.demo.stage import BACK, CARD_HEIGHT, FACE, RECORDINGS, SIZE, Deck, Pose, Stage, Tray
-from device.flows import flow_for
 from device.flows.barbu import label
 from device.flows.loop import Loop
 from device.flows.play import Play
-from device.history import LEDGERS
+from device.games import flow_for, spec
 from device.journal import Journal
 from device.panel import PanelEvent
 from device.screens import Screen
@@ -90,7 +89,7 @@ class Director:
         self.seen: list[CardSighting] = []
         self.page = Screen("")
         dice = None
-        if self.game == "pinzique":
+        if spec(self.game).dice:
             from vision.dice_tracker import SettledDice
 
             dice = SettledDice(calibration=self.calibration)
@@ -243,7 +242,7 @@ class Director:
 
     def totals(self) -> tuple[int, ...]:
         """The device's running totals, as the journal's history reads them (``device.history``)."""
-        return LEDGERS[self.game].totals(self.play.state)
+        return spec(self.game).new_ledger().totals(self.play.state)
 
     def no_error(self) -> None:
         error = self.play.flow.error

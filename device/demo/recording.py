@@ -38,12 +38,13 @@ import numpy as np
 from device.buttons import Press
 from device.camera import CameraError
 from device.demo.stage import CARD_HEIGHT, RECORDINGS, TRAY, Deck, Pose, Stage
+from device.games import GAMES
 from device.panel import PanelEvent
 from scoring.cards import Card
 from vision.observations import CardSighting
 
-ORDER = ("cribbage", "gin", "barbu", "ofc", "pinzique")
-"""The recordings, in the order the demo plays them."""
+ORDER = tuple(GAMES)
+"""The recordings (one a game, ``NAME.json``), in the order the demo plays them."""
 
 
 @dataclass(frozen=True)

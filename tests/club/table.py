@@ -15,7 +15,7 @@ from pathlib import Path
 
 from device.club_link import ClubLink, Outbox
 from device.config import Club, load
-from device.flows import flow_for
+from device.games import flow_for
 from device.journal import Journal
 from device.session import Session
 from scoring.cards import parse_cards

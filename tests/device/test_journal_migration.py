@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from device.flows import flow_for
+from device.games import flow_for
 from device.history import ReadOnlyJournal, as_json, histories
 from device.journal import Journal
 from device.session import Session

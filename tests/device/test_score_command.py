@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from device import cli, score_command
-from scoring import games
+from device import cli, games, score_command
 from scoring.requests import Requests
 
-HIGHCARD = "tests.device.highcard"
+HIGHCARD = games.GameSpec("highcard", "High card", "High card", "tests.device.highcard", flow="", ledger="")
+"""A game the score command scores (it is never played: no flow, no ledger)."""
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_last_line_without_newline_is_answered(highcard: Requests) -> None:
 
 def test_batch_streams_one_answer_per_line_before_reading_the_next() -> None:
     """A caller may write a request and wait for its answer: each answer is flushed at once."""
-    code = f"import sys; from scoring import games; games.GAMES['highcard'] = {HIGHCARD!r}; " \
+    code = f"import sys; from device import games; from device.games import GameSpec; games.GAMES['highcard'] = {HIGHCARD!r}; " \
            "from device.cli import main; sys.exit(main(['score', 'highcard', '--batch']))"
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin and proc.stdout

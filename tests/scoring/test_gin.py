@@ -8,8 +8,7 @@ import re
 import pytest
 
 from benchmarks.gin_hands import knock_deal
-from device import cli, score_command
-from scoring import games
+from device import cli, games, score_command
 from scoring.cards import Card, parse_cards
 from scoring.gin import GameRules, Rules, score_game, settle
 from scoring.gin_melds import Aces

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device import cli, score_command
-from scoring import games, ofc
+from device import cli, games, score_command
+from scoring import ofc
 from scoring.cards import DECK, parse_cards
 from scoring.ofc import Board, Rules, assess, fantasyland_cards, pair, royalty, settle
 from scoring.poker import value

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from device import score_command
-from scoring import games
+from device import games, score_command
 from scoring.requests import RequestError, pinzique
 
 EXAMPLE_2 = ["9H", "TH", "JH", "QH", "KH", "KH", "QH", "9C"]

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from device.buttons import Press
-from device.flows import flow_for
 from device.flows.play import Play
+from device.games import flow_for
 from device.journal import Journal
 from device.panel import PanelEvent
 from scoring.cards import Card

@@ -31,7 +31,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device.buttons import Press
 from device.demo import deals
 from device.demo.recording import ORDER, Recording, deck, misreads
 from device.demo.stage import BACK, CARD_HEIGHT, FACE, RECORDINGS, SIZE, Deck, Pose, Stage, Tray
@@ -39,6 +38,7 @@ from device.flows.barbu import label
 from device.flows.loop import Loop
 from device.flows.play import Play
 from device.games import flow_for, spec
+from device.inputs import Button, Press
 from device.journal import Journal
 from device.panel import PanelEvent
 from device.screens import Screen
@@ -149,7 +149,7 @@ class Director:
         self.act("take", *codes)
 
     def press(self, button: str, held: bool = False) -> None:
-        self._presses.append(Press(button, held))
+        self._presses.append(Press(Button(button), held))
         self.act("press", button, int(held))
 
     def panel(self, seat: int, kind: str = "press", button: str = "action") -> None:

@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from device.buttons import Press
 from device.camera import CameraError
 from device.demo.stage import CARD_HEIGHT, RECORDINGS, TRAY, Deck, Pose, Stage
 from device.games import GAMES
+from device.inputs import Button, Press
 from device.panel import PanelEvent
 from scoring.cards import Card
 from vision.observations import CardSighting
@@ -166,7 +166,7 @@ class Playback:
             elif kind == "take":
                 self.stage.take(*args)
             elif kind == "press":
-                self._presses.append(Press(args[0], bool(args[1])))
+                self._presses.append(Press(Button(args[0]), bool(args[1])))
             elif kind == "panel":
                 self._events.append(PanelEvent(args[0], args[1], args[2], self.frame))
             elif kind == "dice":

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, tally, totals
-from device.panel import PanelEvent
+from device.inputs import Press
 from scoring.barbu import (
     SEATS,
     BarbuError,
@@ -100,17 +100,18 @@ class BarbuFlow(Flow[Progress]):
     def hand(self, state: Progress) -> int:
         return len(state.game.hands) if state.game else 0
 
-    def panel(self, state: Progress, event: PanelEvent) -> Event | None:
+    def panel(self, state: Progress, pressed: Press) -> Event | None:
         """Before the play, a seat's Action redoubles the next player who doubled them (under the house
         rule, only the declarer's), else doubles the declarer; in Dominoes, the seat to play passes with a
         press once the doubling is done, or a hold at any time."""
-        game, seat = state.game, event.seat - 1
+        assert pressed.seat is not None
+        game, seat = state.game, pressed.seat - 1
         if game is None or game.declarer is None or state.contract is None:
             return None
         layout = state.layout
         new = tuple(self._new(layout)) if layout else ()
         passing = Passed(seat, new) if layout else None
-        if event.kind == "hold":
+        if pressed.held:
             return passing
         declarer = game.declarer
         if not (state.begun or new):

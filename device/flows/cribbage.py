@@ -30,7 +30,7 @@ from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
-from device.panel import PanelEvent
+from device.inputs import Press
 from scoring.cards import Card
 from scoring.cribbage import HAND_SIZE
 from scoring.cribbage_game import (
@@ -78,9 +78,10 @@ class CribbageFlow(Flow[Progress]):
     def hand(self, state: Progress) -> int:
         return state.hands
 
-    def panel(self, state: Progress, event: PanelEvent) -> Event | None:
+    def panel(self, state: Progress, pressed: Press) -> Event | None:
         """A seat's Action in the play: that seat says go."""
-        return Go(event.seat - 1) if state.game.phase is Phase.PLAY else None
+        assert pressed.seat is not None
+        return Go(pressed.seat - 1) if state.game.phase is Phase.PLAY else None
 
     def result(self, state: Progress) -> dict[str, Any] | None:
         outcome = state.game.outcome

@@ -17,7 +17,7 @@ contract) is quick once its pages are known. (A misread card can also be moved s
 the options follow the table.) A seat panel's Confirm is OK; its Action means what the game says.
 
 >>> from dataclasses import dataclass
->>> from device.buttons import Press
+>>> from device.inputs import Button, Press
 >>> @dataclass(frozen=True)
 ... class Add:
 ...     n: int
@@ -34,11 +34,11 @@ the options follow the table.) A seat panel's Confirm is OK; its Action means wh
 >>> flow = Count(["Ann", "Bob"], {})
 >>> flow.screen(0)
 Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2', tall=1)
->>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
+>>> flow.press(0, Press(Button.NEXT, held=False)), flow.press(0, Press(Button.OK, held=False))
 (None, Add(n=1))
->>> flow.press(0, Press("next", held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
+>>> flow.press(0, Press(Button.NEXT, held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
 (None, ('OK: add 0',), '1/2')
->>> flow.press(0, Press("next", held=True)), flow.view(0).lines, flow.view(0).choice  # held: the next at once
+>>> flow.press(0, Press(Button.NEXT, held=True)), flow.view(0).lines, flow.view(0).choice  # held: the next at once
 (None, ('OK: add 1',), '2/2')
 """
 
@@ -50,18 +50,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from device.buttons import Press
 from device.flows.table import TableView
-from device.panel import PanelEvent
+from device.inputs import Button, Press
 from device.screens import Screen, paged, wrap
 from scoring.errors import RuleError
 from scoring.events import Event
 
 State = TypeVar("State")
-
-Input = Press | PanelEvent
-"""A press of a main button or a seat panel button."""
-
 
 @dataclass(frozen=True)
 class Option:
@@ -206,9 +201,9 @@ class Flow(ABC, Generic[State]):
     def prompt(self, state: State) -> Prompt:
         """What the table and the confirmed state show now, and the options to confirm."""
 
-    def panel(self, state: State, event: PanelEvent) -> Event | None:
-        """The event a seat panel's Action (pressed or held) means now: a person's own act, confirmed by
-        pressing it."""
+    def panel(self, state: State, pressed: Press) -> Event | None:
+        """The event a seat panel's Action (pressed or held; ``pressed.seat`` says whose) means now: a
+        person's own act, confirmed by pressing it."""
         return None
 
     def result(self, state: State) -> dict[str, Any] | None:
@@ -274,20 +269,19 @@ class Flow(ABC, Generic[State]):
         """After a confirmation or an undo: no error, page 1 and the first option."""
         self.error, self.page, self._cursor = None, 0, 0
 
-    def press(self, state: State, pressed: Input) -> Event | None:
+    def press(self, state: State, pressed: Press) -> Event | None:
         """The event a press asks to confirm, if any; NEXT and BACK ``walk`` the pages and options, held they
-        ``leap`` to the next and the previous option."""
-        if isinstance(pressed, PanelEvent):
-            if pressed.button == "action":
-                return self.panel(state, pressed)
-            pressed = Press("ok", held=pressed.kind == "hold")
-        if pressed.held and pressed.button == "ok":
+        ``leap`` to the next and the previous option; a seat's Confirm is OK, its Action the game's
+        ``panel``."""
+        if pressed.button == Button.ACTION:
+            return self.panel(state, pressed)
+        if pressed.undo:
             return None  # undo (``device.flows.play.Play`` does it)
         screen = self.screen(state)  # brings the options up to date (``_sync``)
-        if pressed.button == "ok":
+        if pressed.ok:
             return self._options[self._cursor].event if self._options else None
         move = leap if pressed.held else walk
-        self.page, self._cursor = move(self.page, self._cursor, 1 if pressed.button == "next" else -1,
+        self.page, self._cursor = move(self.page, self._cursor, 1 if pressed.button == Button.NEXT else -1,
                                        len(paged(screen)), len(self._options))
         return None
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
-from device.panel import PanelEvent
+from device.inputs import Press
 from scoring.cards import Card
 from scoring.errors import RuleError
 from scoring.events import Event
@@ -68,9 +68,10 @@ class GinFlow(Flow[Progress]):
     def hand(self, state: Progress) -> int:
         return state.settled
 
-    def panel(self, state: Progress, event: PanelEvent) -> Event | None:
+    def panel(self, state: Progress, pressed: Press) -> Event | None:
         """A seat's Action knocks."""
-        return Knocked(event.seat - 1) if state.knocker is None else None
+        assert pressed.seat is not None
+        return Knocked(pressed.seat - 1) if state.knocker is None else None
 
     def result(self, state: Progress) -> dict[str, Any] | None:
         score = state.score

@@ -25,8 +25,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from device.buttons import Press
 from device.flows.play import Play
+from device.inputs import Press
 from device.panel import PanelEvent
 from device.screens import Screen
 from scoring.cards import Card
@@ -86,7 +86,7 @@ class Loop:
         for press in self.buttons.take() if self.buttons else []:
             self.play.press(press)
         while self.panel is not None and (event := self.panel.get(timeout=0)) is not None:
-            self.play.press(event)
+            self.play.press(event.press)
         page = self.play.view()
         fault = self._panel_fault()
         if fault is not None:

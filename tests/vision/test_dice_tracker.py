@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from device import cli
-from device.buttons import Press
 from device.config import ConfigError, Dice, parse
 from device.flows.loop import Loop
 from device.flows.play import Play
 from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.screens import Screen
 from scoring.cards import parse_cards

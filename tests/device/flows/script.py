@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from device.buttons import Press
 from device.flows.play import Play
 from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.panel import PanelEvent
 from scoring.cards import Card
@@ -82,7 +82,7 @@ class Table:
 
     def panel(self, seat: int, button: str = "action", kind: str = "press") -> None:
         """A seat panel button, seat counted from 1 as on the panel."""
-        self.play.press(PanelEvent(seat, button, kind, 0))
+        self.play.press(PanelEvent(seat, button, kind, 0).press)
 
     def lines(self) -> tuple[str, ...]:
         return self.play.screen().lines

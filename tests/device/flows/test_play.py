@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from device.buttons import Press
 from device.flows.flow import Flow, Option, Prompt
+from device.inputs import Press
 from device.journal import JournalError
 from device.screens import paged, wrap
 from scoring.cards import Suit

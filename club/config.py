@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from club.messages import check_name
-from device.config import Broker, ConfigError, Section, section
+from device.config import BrokerSection, ConfigError, Section, section
 
 
 @dataclass(frozen=True)
@@ -55,11 +55,11 @@ class ServerConfig:
     """The whole configuration; ``[club] name`` has no default."""
 
     club: ClubName
-    broker: Broker = field(default_factory=Broker)
+    broker: BrokerSection = field(default_factory=BrokerSection)
     server: Server = field(default_factory=Server)
 
 
-SECTIONS: dict[str, type[Section]] = {"club": ClubName, "broker": Broker, "server": Server}
+SECTIONS: dict[str, type[Section]] = {"club": ClubName, "broker": BrokerSection, "server": Server}
 
 
 def parse(text: str, source: str = "club.toml") -> ServerConfig:

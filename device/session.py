@@ -1,6 +1,6 @@
 """A game in progress: its confirmed events in the journal, folded into the game's state.
 
-A game's ``Rules`` say how to start a state, apply one confirmed event (``scoring.events.Event``) to it,
+A game's ``Fold`` says how to start a state, apply one confirmed event (``scoring.events.Event``) to it,
 and read an event back from the journal's record of it. A ``Session`` checks each event against the state
 first (an impossible event is refused and nothing is stored), commits its record to the journal, and only
 then moves to the new state, so what the screen shows is always on disk. An undo is a record too;
@@ -50,7 +50,7 @@ State = TypeVar("State")
 UNDO = "undo"
 
 
-class Rules(Protocol[State]):
+class Fold(Protocol[State]):
     """How one game's state starts and moves on; ``apply`` raises ``RuleError`` for an impossible event,
     ``decode`` reads an event back from its record."""
 
@@ -79,30 +79,30 @@ def effective(events: Iterable[Recorded]) -> list[Recorded]:
 class Session(Generic[State]):
     """One game's state, kept equal to the fold of its journaled events."""
 
-    def __init__(self, journal: Journal, rules: Rules[State], game_id: int) -> None:
-        self.journal, self.rules, self.game_id = journal, rules, game_id
+    def __init__(self, journal: Journal, fold: Fold[State], game_id: int) -> None:
+        self.journal, self.fold, self.game_id = journal, fold, game_id
         record = journal.game(game_id)
         self.players, self.settings = record.players, record.settings
         self.state = self._replay()
 
     @classmethod
-    def resume_or_start(cls, journal: Journal, rules: Rules[State], game: str, players: list[str],
+    def resume_or_start(cls, journal: Journal, fold: Fold[State], game: str, players: list[str],
                         settings: dict[str, Any]) -> Session[State]:
         """The newest unfinished ``game`` in the journal, resumed; or a new one."""
         current = journal.current_game(game)
         if current is not None:
-            return cls(journal, rules, current.id)
-        return cls(journal, rules, journal.start_game(game, players, settings))
+            return cls(journal, fold, current.id)
+        return cls(journal, fold, journal.start_game(game, players, settings))
 
     def _replay(self) -> State:
-        state = self.rules.start(self.players, self.settings)
+        state = self.fold.start(self.players, self.settings)
         for recorded in effective(self.journal.events(self.game_id)):
-            state = self.rules.apply(state, self.rules.decode(recorded.kind, recorded.data))
+            state = self.fold.apply(state, self.fold.decode(recorded.kind, recorded.data))
         return state
 
     def confirm(self, event: Event) -> State:
         """Check ``event`` against the state, commit its record, and return the new state."""
-        state = self.rules.apply(self.state, event)
+        state = self.fold.apply(self.state, event)
         self.journal.append(self.game_id, *event.record())
         self.state = state
         return state

@@ -50,7 +50,7 @@ __all__ = [
     "Hand",
     "Irregularity",
     "Layout",
-    "Play",
+    "PlayedTricks",
     "REDOUBLES",
     "Rules",
     "Trick",
@@ -245,7 +245,7 @@ class Irregularity:
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class PlayedTricks:
     """The trick contracts' play, checked: each trick's winner, the raw scores, and what later play showed."""
 
     winners: tuple[int, ...]
@@ -254,7 +254,7 @@ class Play:
 
 
 def play_tricks(contract: Contract, declarer: int, tricks: Sequence[Trick], trump: Suit | None = None,
-                rules: Rules = STANDARD_RULES) -> Play:
+                rules: Rules = STANDARD_RULES) -> PlayedTricks:
     """Check the play of a trick contract; find each trick's winner, the raw scores, and the
     irregularities later play reveals.
 
@@ -313,7 +313,7 @@ _CLOCKWISE = tuple(tuple((leader + position) % SEATS for position in range(SEATS
 
 
 def play_indices(contract: Contract, declarer: int, leaders: Sequence[int], cards: Sequence[int], trump: Suit | None,
-          rules: Rules) -> Play:
+          rules: Rules) -> PlayedTricks:
     """``play_tricks`` on card indices: 13 leaders, and 52 cards in play order."""
     if len(set(cards)) != len(cards):
         again = next(number for number in range(len(cards)) if cards[number] in cards[:number])
@@ -377,7 +377,7 @@ def play_indices(contract: Contract, declarer: int, leaders: Sequence[int], card
     irregularities = tuple(Irregularity(_KIND_NAMES[kind], seat, at + 1, shown + 1, DECK[card],
                                         suit_shown.get(kind) or _SUITS[kind])
                            for at, seat, kind, shown, card in sorted(found))
-    return Play(tuple(winners), tuple(scores), irregularities)
+    return PlayedTricks(tuple(winners), tuple(scores), irregularities)
 
 
 def tricks_from_cards(declarer: int, cards: Sequence[Card], trump: Suit | None = None) -> tuple[Trick, ...]:
@@ -695,7 +695,7 @@ def check_trick_contract(contract: Contract, declarer: int, trump: Suit | None) 
 
 
 def hand_of(contract: Contract, declarer: int, doubles: tuple[Double, ...], trump: Suit | None,
-                play: Play) -> Hand:
+                play: PlayedTricks) -> Hand:
     return Hand(contract, declarer, play.scores, doubles, play.irregularities, play.winners, trump=trump)
 
 

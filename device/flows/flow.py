@@ -181,7 +181,7 @@ class Flow(ABC, Generic[State]):
         self._options: tuple[Option, ...] = ()
         self._marks: dict[int, int] = {}
 
-    # The rules: a pure fold of confirmed events (the device.session.Rules protocol).
+    # The rules: a pure fold of confirmed events (the device.session.Fold protocol).
 
     @abstractmethod
     def start(self, players: list[str], settings: dict[str, Any]) -> State:

@@ -52,14 +52,14 @@ class LinkSource(Protocol):
     def brief(self) -> str: ...
 
 
-class Screen_(Protocol):
+class PageDisplay(Protocol):
     def show(self, screen: Screen) -> None: ...
 
 
 class Loop:
     """One table's device loop; call ``step(frame)`` for each camera frame."""
 
-    def __init__(self, play: Play[Any], read: Reader, calibration: Calibration, display: Screen_, *,
+    def __init__(self, play: Play[Any], read: Reader, calibration: Calibration, display: PageDisplay, *,
                  tracker: Tracker | None = None, buttons: ButtonSource | None = None,
                  panel: PanelSource | None = None, dice: DiceReader | None = None,
                  link: LinkSource | None = None) -> None:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from device.club_link import ClubLink, Outbox
-from device.config import Club, load
+from device.config import ClubSection, load
 from device.games import flow_for
 from device.journal import Journal
 from device.session import Session
@@ -54,7 +54,7 @@ def play(journal: Journal, players: list[str], hands: int, interval: float = 0.0
 def main(journal_path: str, config_path: str, hands: int, interval: float) -> int:
     config = load(config_path)
     club = config.club
-    assert isinstance(club, Club)
+    assert isinstance(club, ClubSection)
     with Journal(journal_path) as journal, ClubLink(club, Path(journal_path)):
         play(journal, list(config.table.players), hands, interval)
         with Outbox(journal_path, club.table) as outbox:

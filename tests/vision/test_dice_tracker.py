@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from device import cli
-from device.config import ConfigError, Dice, parse
+from device.config import ConfigError, DiceSection, parse
 from device.flows.loop import Loop
 from device.flows.play import Play
 from device.games import flow_for
@@ -219,7 +219,7 @@ def test_the_configuration_s_dice_section_is_checked():
     which the commands that run the table take (``tablescore run`` names a bad one: tests/device/
     test_run_command.py) and ``tablescore history`` never loads (tests/device/test_config.py)."""
     assert parse("").dice.settings() == DiceSettings()  # the same defaults
-    assert parse("[dice]\nsteady = 5\nstill = 3").dice == Dice(steady=5, still=3.0)
+    assert parse("[dice]\nsteady = 5\nstill = 3").dice == DiceSection(steady=5, still=3.0)
     for text, message in [("[dice]\nstill = 'far'", "[dice] still: 'far' is not a number"),
                           ("[dice]\ncount = 9", "[dice] count: unknown setting")]:
         with pytest.raises(ConfigError, match=re.escape(message)):

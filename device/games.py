@@ -61,9 +61,9 @@ class GameSpec:
         """A new flow of the game with these players and settings (checked when the game starts)."""
         return cast("type[Flow[Any]]", _load(self.flow))(players, settings)
 
-    def new_ledger(self) -> Ledger:
+    def new_ledger(self) -> Ledger[Any]:
         """The game's ledger."""
-        return cast("type[Ledger]", _load(self.ledger))()
+        return cast("type[Ledger[Any]]", _load(self.ledger))()
 
 
 def _load(path: str) -> object:

@@ -10,7 +10,7 @@ Random hands of every contract, played legally with random doubles and redoubles
 - ``dominoes laid``: Dominoes requests that give every card laid and pass (``plays``), each card checked
   against the layout, rather than only the finishing order.
 
-Goal (issue 6): at least 20,000 hands a second on one core.
+Goal: at least 20,000 hands a second on one core.
 
     .venv/bin/python benchmarks/barbu_speed.py [--hands 4000] [--repeat 5]
 """

@@ -5,7 +5,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/cribbage_speed.py [--deals 100000] [--lines 100000]
 
 Prints wall-clock and CPU seconds (the machine is shared: CPU time is the steadier figure), and the
-goals from issue 3: both distributions over all 12,994,800 deals within 10 s on one core; the best
+goals: both distributions over all 12,994,800 deals within 10 s on one core; the best
 PyPI scorer counts about 48,000 shows a second on this machine.
 """
 

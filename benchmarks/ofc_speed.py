@@ -17,7 +17,7 @@
    - ``batch line``: the same from the JSON text line to the JSON text answer.
 
 Speeds are given by CPU time (one core's speed, what the machine's load does not change much) and by the
-wall clock. Goals (issue 5): at least 1.5 times treys; the exhaustive count in at most 3 seconds.
+wall clock. Goals: at least 1.5 times treys; the exhaustive count in at most 3 seconds.
 
     .venv/bin/python benchmarks/ofc_speed.py [--hands 500000] [--deals 3000] [--repeat 5]
 """

@@ -6,7 +6,7 @@ once by the engine (``best_patterns``, the search ``score_roll`` runs after chec
 roll is counted. Prints the distribution of best scores, how often each meld occurs, how often all eight
 dice score (a bonus round if nothing is taken away), and the time.
 
-Goal (issue 7): all rolls in at most 60 s on one core.
+Goal: all rolls in at most 60 s on one core.
 
     .venv/bin/python benchmarks/pinzique_exhaustive.py [--all-scores]
 """

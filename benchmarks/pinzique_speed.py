@@ -6,7 +6,7 @@ timed one call at a time (garbage collector paused), both warm and cold (every e
 scores one roll at a time. ``--every`` times ``score_roll`` on every distinct face multiset the dice can show
 (about a million, a few minutes).
 
-Goal (issue 7): the best score of any roll in under 1 ms.
+Goal: the best score of any roll in under 1 ms.
 
     .venv/bin/python benchmarks/pinzique_speed.py [--rolls 20000] [--every]
 """

@@ -116,14 +116,17 @@ class DisplaySection(Section):
 
 @dataclass(frozen=True)
 class CameraSection(Section):
-    """Where frames come from (picamera, usb:N, a video file or an image folder) and at what size."""
+    """Where frames come from (picamera, usb:N, a video file or an image folder), at what size, and the deck's
+    faces ("light": dark print on light paper, nearly every deck; "dark": light print on black)."""
 
     source: str = "picamera"
     width: int = 1280
     height: int = 720
     fps: float = 10.0
+    faces: str = "light"
 
     def check(self) -> None:
+        _one_of(self.faces, ("light", "dark"), "faces")
         _positive(self.width, "width", "pixels")
         _positive(self.height, "height", "pixels")
         _positive(self.fps, "fps", "frames a second")

@@ -439,7 +439,7 @@ def _symbols(cards: Iterable[Any]) -> str:
     return " ".join(card.symbol for card in cards)
 
 
-# The record as data: JSON and CSV, with stable field names (README, "tablescore history").
+# The record as data: JSON and CSV, with stable field names (docs/DEVICE.md, "tablescore history").
 
 CSV_FIELDS = ("game_id", "game", "hand", "seq", "time", "event", "side", "player", "points", "what", "detail",
               "total", "totals")

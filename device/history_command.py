@@ -1,5 +1,5 @@
 """``tablescore history``: the games in the journal, listed, exported as CSV or JSON, or drawn as a score
-sheet (README, "tablescore history").
+sheet (docs/DEVICE.md, "tablescore history").
 
 The journal is the configured one (``--config``, ``$TABLESCORE_CONFIG`` or the system configuration, as
 for ``tablescore run``), or ``--journal PATH``. It is only read: a missing journal is reported, never

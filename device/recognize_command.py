@@ -62,16 +62,26 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--draw", metavar="OUT",
                         help="write each image annotated with its zones and cards: OUT is a file (.png, .jpg) "
                         "for one image, a folder for several (NAME-recognized.png in it)")
-    parser.add_argument("--zones", metavar="FILE", help="the table's calibration (TOML; see README)")
+    parser.add_argument("--zones", metavar="FILE", help="the table's calibration (TOML; see docs/VISION.md)")
     parser.add_argument("--seats", type=int, choices=(2, 3, 4),
                         help="without --zones: the default layout for this many seats (4) on a table that "
                         "fills the image")
+    parser.add_argument("--faces", choices=("light", "dark"), default="light",
+                        help="the deck's faces: dark print on light paper (light, nearly every deck) or light print "
+                        "on dark paper (dark, a black deck)")
     parser.set_defaults(handler=run)
 
 
-def reader() -> Reader:
-    """The card reader, ``vision.cards.read_cards``, imported when first needed (it loads its model)."""
-    read: Reader = importlib.import_module("vision.cards").read_cards
+def reader(faces: str = "light") -> Reader:
+    """The card reader, ``vision.cards.read_cards`` for a deck with ``faces``, imported when first needed (it loads
+    its model)."""
+    cards = importlib.import_module("vision.cards")
+    checked = cards.checked_faces(faces)
+
+    def read(frame: Image) -> list[CardSighting]:
+        seen: list[CardSighting] = cards.read_cards(frame, checked)
+        return seen
+
     return read
 
 
@@ -133,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             raise RecognizeError("give --zones (a calibration) or --seats (a default layout), not both")
         calibration = Calibration.load(args.zones) if args.zones else None
         outputs = draw_paths(args.draw, args.images) if args.draw else [None] * len(args.images)
-        read = load_reader()
+        read = load_reader(args.faces)
     except (RecognizeError, ZoneError) as error:
         print(f"tablescore recognize: {error}", file=sys.stderr)
         return 2
@@ -153,10 +163,10 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def load_reader() -> Reader:
-    """The card reader, or a :class:`RecognizeError` saying why it is not there."""
+def load_reader(faces: str = "light") -> Reader:
+    """The card reader for a deck with ``faces``, or a :class:`RecognizeError` saying why it is not there."""
     try:
-        return reader()
+        return reader(faces)
     except (ImportError, OSError) as error:
         raise ReaderUnavailable(f"the card reader (vision.cards) is not available: {error}") from None
 

@@ -161,7 +161,7 @@ def configured(given: Path | None) -> Setup:
     except ValueError as error:
         raise ConfigError(f"[dice] {error}") from None
     try:
-        reader = _reader()
+        reader = _reader(config.camera.faces)
     except RuntimeError as error:
         raise ConfigError(str(error)) from None
     return Setup(config, flow, calibration, reader, _dice(dice, calibration) if spec(game).dice else None)
@@ -294,13 +294,15 @@ def _calibration(config: Config) -> Calibration:
     return Calibration.default(len(config.table.players), size=(config.camera.width, config.camera.height))
 
 
-def _reader() -> Reader:
-    """The card reader for the camera's stream: each frame read again only where the table changed."""
+def _reader(faces: str) -> Reader:
+    """The card reader for the camera's stream of a deck with ``faces``: each frame read again only where the table
+    changed."""
     try:
+        from vision.cards import checked_faces
         from vision.live import LiveReader
     except ImportError as error:
         raise RuntimeError(f"the card reader cannot run: {error}") from error
-    return LiveReader()
+    return LiveReader(checked_faces(faces))
 
 
 def _dice(settings: DiceSettings, calibration: Calibration) -> DiceReader:

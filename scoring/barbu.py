@@ -1,6 +1,6 @@
 """Barbu: trick winners, the seven contracts, Dominoes and doubling (its request: ``scoring.requests.barbu``).
 
-Rules: ``shared/rules/barbu.txt``, with the defaults of ``shared/rules/README.md``. Four seats, 0-3,
+Rules: ``docs/rules/barbu.md`` (after John McLeod's *Barbu*, pagat.com). Four seats, 0-3,
 play clockwise (seat ``s`` is followed by ``(s + 1) % 4``); aces are high. A hand's raw scores always sum
 to its contract's total, and doubling only moves points between two players, so the net scores do too.
 
@@ -142,7 +142,7 @@ REDOUBLES = ("any", "declarer")
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The variants a table may choose; the defaults are the standard rules (``rules/README.md``).
+    """The variants a table may choose; the defaults are the standard rules (``docs/rules/barbu.md``).
 
     ``must_trump``: in Trumps, a player who cannot follow suit must play a trump if able (default: may
     discard). ``deal_passes_each_hand``: the deal passes left after every hand instead of after a

@@ -1,7 +1,7 @@
 """Gin Rummy (Hoyle): settling a knock and the game's bonuses (its requests: ``scoring.requests.gin``).
 
-Melds and deadwood live in ``scoring.gin_melds``. A knock is settled as Hoyle plays it (rules/gin-rummy-
-hoyle.txt): a knock is legal at 10 or less deadwood; gin (no deadwood) scores 25 plus the defender's
+Melds and deadwood live in ``scoring.gin_melds``. A knock is settled as Hoyle plays it (see
+docs/rules/gin.md): a knock is legal at 10 or less deadwood; gin (no deadwood) scores 25 plus the defender's
 deadwood and the defender may not lay off; otherwise the defender "plays off" unmatched cards onto the
 knocker's melds and the lower deadwood scores the difference, the defender adding the 25 undercut bonus
 when its deadwood is lower or equal ("higher than or equal to that of the non-knocking player").

@@ -110,7 +110,7 @@ class Board:
         return " / ".join(" ".join(card.code for card in row) for row in self.rows)
 
 
-# The royalty chart of the rules text. Back and middle rows pay by category, a royal flush more than any
+# The royalty chart (docs/rules/ofc.md). Back and middle rows pay by category, a royal flush more than any
 # other straight flush; the front pays a pair of sixes or better and any three of a kind.
 ROYAL_FLUSH = "royal flush"
 BACK_ROYALTIES: dict[Category | str, int] = {

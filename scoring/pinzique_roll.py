@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 scoring.pinzique_roll.RollError: no set of dice can show this roll: QH, QH, QH need 3 dice but only dice 1, 2 show them (the score guide's dice layout is provisional: if your dice differ, correct it there)
 
-Which dice may count twice [pinzique.md]: a die counts in at most one meld of each kind (marriages,
+Which dice may count twice [docs/rules/pinzique.md]: a die counts in at most one meld of each kind (marriages,
 Pinzique, ranks, runs), but may serve melds of different kinds; the K and Q inside a run are not also a
 marriage of that suit. Each family (a suit's marriages, the Pinzique, a rank, a suit's runs) holds at most
 one meld: a double is one meld, not two singles. A rank meld takes every die of its rank (five Queens score

@@ -72,7 +72,7 @@ def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
 
 
 def preview(guide: ScoreGuide) -> np.ndarray:
-    """The sheet at a quarter of its size, cut to what is printed on it: for the README, not for printing.
+    """The sheet at a quarter of its size, cut to what is printed on it: for the docs, not for printing.
 
     >>> preview(load_guide()).shape[1] < 700
     True
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", metavar="OUT.png", help="the PNG file to write")
     parser.add_argument("--page", choices=sorted(PAGES), default="a4", help="paper size (a4)")
     parser.add_argument("--guide", metavar="FILE", help="a score guide TOML whose dice to print (the shipped one)")
-    parser.add_argument("--preview", action="store_true", help="write a small picture of the sheet instead (README)")
+    parser.add_argument("--preview", action="store_true", help="write a small picture of the sheet instead (docs)")
     args = parser.parse_args(argv)
     try:
         guide = load_guide(args.guide)

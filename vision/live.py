@@ -25,7 +25,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.cards import Corner, cards_of, in_colour, read_corners, same_corner, scaled
+from vision.cards import Corner, Faces, cards_of, checked_faces, in_colour, read_corners, same_corner, scaled
 from vision.observations import CardSighting
 
 CELL = 8
@@ -45,9 +45,11 @@ the frame, the whole frame is read instead."""
 
 class LiveReader:
     """``read_cards`` for a stream of frames: call it with each frame; ``read_share`` says how much of the
-    last frame was read (0 when nothing changed, 1 when it was read whole)."""
+    last frame was read (0 when nothing changed, 1 when it was read whole); ``faces``: the deck's, as
+    ``read_cards`` takes them."""
 
-    def __init__(self) -> None:
+    def __init__(self, faces: Faces = "light") -> None:
+        self.faces = checked_faces(faces)  # a wrong one raises here, not at the first frame
         self._coarse: np.ndarray | None = None  # the coarse copy the held corners are true of, cell by cell
         self._found: list[Corner] = []
         self._cards: list[CardSighting] = []
@@ -57,7 +59,7 @@ class LiveReader:
     def __call__(self, frame: np.ndarray) -> list[CardSighting]:
         """The cards in ``frame`` (as ``read_cards`` gives them); a bad frame raises as it does, and what
         is held stays as it was."""
-        prepared = scaled(frame)
+        prepared = scaled(frame, self.faces)
         if prepared is None:
             self._coarse, self._found, self._cards, self.read_share = None, [], [], 1.0
             return []

@@ -601,7 +601,7 @@ def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndar
     size = (x1 - x0, y1 - y0)
     # bilinear: OpenCV's warps have no area filter (they take INTER_AREA as INTER_LINEAR), so a face warped
     # to a card a few times smaller keeps or loses each thin stroke by where it falls between the samples;
-    # an area-averaged face reads no better (see session 18 in docs/CARD_VISION_LOG.md)
+    # an area-averaged face reads no better (docs/decisions/0006-training-data.md)
     warped = cv2.warpPerspective(face, shift, size, flags=cv2.INTER_LINEAR).astype(np.float32)
     alpha = cv2.warpPerspective(alpha_face, shift, size).astype(np.float32)[..., None] / 255
     shadow = cv2.GaussianBlur(np.roll(alpha[..., 0], (3, 3), (0, 1)), (0, 0), 3)[..., None]

@@ -21,7 +21,7 @@ Feed :meth:`Tracker.update` each frame's card sightings (with zones) and it retu
 - A card is in one place at a time (one deck): when it appears somewhere, a copy of it still counted
   elsewhere but no longer seen there is removed first.
 
-Dice (issue 9) will be tracked beside the cards: roll settling reuses :class:`Settings` ``steady``.
+Dice have a tracker of their own, :mod:`vision.dice_tracker`.
 
 >>> from scoring.cards import Card
 >>> def seen(code, x, zone):

@@ -102,7 +102,7 @@ def _turn(points: Iterable[Point], quarters: int) -> tuple[Point, ...]:
 
 
 def default_zones(seats: int) -> tuple[Zone, ...]:
-    """The default layout for 2, 3 or 4 seats (drawn in the README).
+    """The default layout for 2, 3 or 4 seats (drawn in docs/VISION.md).
 
     Seats go clockwise from seat 1 at the bottom edge: 2 seats face each other (bottom, top), 3 take the
     bottom, left and top, 4 all sides. Each seat's area is a band along its edge between the corners, split
@@ -250,7 +250,7 @@ class Calibration:
         True
         """
         lines = [
-            "# tablescore table calibration (README: Table zones and tracking).",
+            "# tablescore table calibration (docs/VISION.md: Table zones and tracking).",
             "# corners: the table's corners in the image, in pixels: top-left, top-right, bottom-right,",
             "# bottom-left, seen from above with seat 1 at the bottom edge. size: the frame size they fit.",
             f"corners = {_toml_points(self.corners)}",

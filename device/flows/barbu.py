@@ -1,7 +1,7 @@
 """Barbu at the table: the contract, the doubling round, tricks in order of play, the dominoes layout,
 and the 28-hand game with its doubling obligations.
 
-The table (README, "Game flows"): four seats, each trick played into the centre and gathered by its
+The table (docs/DEVICE.md): four seats, each trick played into the centre and gathered by its
 winner; Dominoes laid out in the centre as it grows. The rules, the hand in progress included, are
 ``scoring.barbu_hand`` (its events, each confirmed with OK or by a seat panel press) over ``scoring.barbu``
 and ``scoring.barbu_game``; this flow offers those events as the table shows them:

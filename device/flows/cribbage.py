@@ -1,6 +1,6 @@
 """Cribbage at the table: the starter, pegging card by card, the show, to 121 with the winner and skunks.
 
-The table (README, "Game flows"): each player lays their cards in play face up in their own seat area,
+The table (docs/DEVICE.md): each player lays their cards in play face up in their own seat area,
 so the device knows who laid each card and in what order; the crib goes face down in the ``crib`` corner
 and the starter face up in the ``starter`` corner. The engine is ``scoring.cribbage_game``, as a table
 scores it ``scoring.cribbage_hand``; this flow offers its events (each confirmed with OK):

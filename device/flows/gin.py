@@ -1,6 +1,6 @@
 """Gin Rummy at the table: the knock, both hands read, the settlement with its lay-offs, to the limit.
 
-The table (README, "Game flows"): the stock and the discard pile lie in the centre; when a player knocks
+The table (docs/DEVICE.md): the stock and the discard pile lie in the centre; when a player knocks
 (their seat panel's Action, or the buttons), both players lay their hands face up in their own seat
 areas, the knocker's melds and deadwood apart as they like: the device arranges them itself. The engine
 is ``scoring.gin``, its game as played ``scoring.gin_hand``; this flow offers that game's events: a knock (by

@@ -1,7 +1,7 @@
 """Open-Face Chinese Poker at the table: each seat's three rows read once every board is complete, the
 hand settled pairwise, Fantasyland carried to the next hand.
 
-The table (README, "Game flows"): each player sets their rows in their own seat area, the front row
+The table (docs/DEVICE.md): each player sets their rows in their own seat area, the front row
 nearest the centre, the back row nearest the player (the zones ``seatN.front``, ``seatN.middle``,
 ``seatN.back``). The engine is ``scoring.ofc``, its game as played ``scoring.ofc_hand``; this flow's one event
 (confirmed with OK) settles every seat's board as read, once every board is complete.

@@ -1,7 +1,7 @@
 """Pinzique at the table: each roll of the eight dice read in the tray, the roll counter, the round settled
 with its takeaways, bonus rounds, ten rounds and playoffs, partners.
 
-The table (README, "Game flows"): the dice are rolled into the tray; the device reads them once they lie
+The table (docs/DEVICE.md): the dice are rolled into the tray; the device reads them once they lie
 still. The engine is ``scoring.pinzique_game``; this flow offers its events (each confirmed with OK): the
 side up's next roll as the tray shows it, and the side up standing on its latest roll.
 

@@ -42,7 +42,7 @@ _INDEX = {card.code: card.index for card in DECK}
 
 
 def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Score one hand given as a batch request (see README, "Barbu").
+    """Score one hand given as a batch request (see ``docs/SCORING.md``, "Barbu").
 
     >>> result = score_request(SAMPLES[0])
     >>> result["scores"], result["net"], sum(result["scores"]) == sum(result["net"]) == -30

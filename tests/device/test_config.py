@@ -33,6 +33,7 @@ address = 0x3D
 [camera]
 source = "usb:0"
 fps = 15
+faces = "dark"
 [panel]
 port = "/dev/ttyACM0"
 [journal]
@@ -43,6 +44,7 @@ path = "/var/lib/tablescore/journal.db"
     assert config.buttons.hold_time == 2 and config.display.address == 0x3D
     assert config.games == {"barbu": {"trump_must_ruff": True}}
     assert config.zones == "/etc/tablescore/zones.toml"
+    assert (config.camera.faces, Config().camera.faces) == ("dark", "light")
 
 
 @pytest.mark.parametrize(
@@ -62,6 +64,7 @@ path = "/var/lib/tablescore/journal.db"
         ("[table]\nplayers = ['Ann', 'Ann ']", "must be 2 to 4 different names"),
         ("[table]\nplayers = ['Ann', \"Bo\\nb\"]", "player 2's name 'Bo\\nb' holds a control character"),
         ("[buttons]\nok = 17\nback = 17", "must be three different BCM pins"),
+        ("[camera]\nfaces = 'shiny'", "[camera] faces: 'shiny' is not one of light, dark"),
         ("[games.poker]\nx = 1", "[games.poker]: unknown game"),
         ("table = 3", "[table] must be a table of settings"),
         ("zones = 3", "zones: expected the path"),

@@ -1,4 +1,4 @@
-"""The keyboard stands in for the buttons and the seat panel: the README's run without hardware can be
+"""The keyboard stands in for the buttons and the seat panel: docs/DEVICE.md's run without hardware can be
 played, with `tablescore run --keys` itself."""
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def stand_in_reader(frame: np.ndarray) -> list[CardSighting]:
 
 @pytest.fixture(autouse=True)
 def reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(recognize_command, "reader", lambda: stand_in_reader)
+    monkeypatch.setattr(recognize_command, "reader", lambda faces: stand_in_reader)
 
 
 def photo(folder: Path, name: str, scene: int, size: tuple[int, int] = (640, 480)) -> str:
@@ -192,7 +192,7 @@ def test_bad_arguments_stop_before_any_image(
 
 def test_a_missing_reader_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing() -> None:
+    def missing(faces: str) -> None:
         raise ModuleNotFoundError("No module named 'vision.cards'")
 
     monkeypatch.setattr(recognize_command, "reader", missing)
@@ -249,7 +249,7 @@ def test_the_command_runs_as_a_program(tmp_path: Path) -> None:
     image = photo(tmp_path, "deal.png", 1)
     code = ("import sys; from device import cli, recognize_command; "
             "from tests.device.test_recognize_command import stand_in_reader; "
-            "recognize_command.reader = lambda: stand_in_reader; "
+            "recognize_command.reader = lambda faces: stand_in_reader; "
             "sys.exit(cli.main(sys.argv[1:]))")
     done = subprocess.run([sys.executable, "-c", code, "recognize", image, str(tmp_path / "gone.png"), "--json"],
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).parents[2])

@@ -1,4 +1,4 @@
-"""Bad input (issue 13): nothing crashes or hangs, every refusal has a clear message, state survives.
+"""Bad input: nothing crashes or hangs, every refusal has a clear message, state survives.
 
 Every target in tests/reliability/inputs.py (card codes, batch requests for each game, the readable command
 line, the configuration file, the score guide, serial frames and the panel link, the zones file, image

@@ -1,4 +1,4 @@
-"""Hardware faults in the middle of a game (issue 13): the camera goes away and comes back, the OLED's I2C
+"""Hardware faults in the middle of a game: the camera goes away and comes back, the OLED's I2C
 bus fails, the seat panel's Pico is pulled and plugged in again, the disk fills up. Each time the device
 keeps running, says what is wrong on the OLED and in the log (one line, not one a frame), and carries on
 from where it was once the fault clears: the game then ends exactly as the reference game does, every

@@ -1,4 +1,4 @@
-"""Power cuts (issue 13): the device is killed with SIGKILL at 200 random moments of a demo recording (the
+"""Power cuts: the device is killed with SIGKILL at 200 random moments of a demo recording (the
 demo's Cribbage game, its rendered frames through the real card reader) and restarted each time (from 25
 events before the game's end, so that the cuts cross into the next game on a loaded machine too). Every
 restart must find the journal intact, every confirmation the OLED showed in it, and the game resumed as

@@ -1,8 +1,8 @@
 """Barbu hands: trick winners, the seven contracts, doubling, irregularities and the batch request.
 
-Rules relied on: shared/rules/barbu.txt (contract points and totals, doubling, dominoes) and the Barbu
-row of shared/rules/README.md (4 players, 13 tricks, no heart leads in H and K unless only hearts are held,
-in T the declarer names trumps and players must follow suit; must-trump is a setting). Where barbu.txt is
+Rules relied on (docs/rules/barbu.md): contract points and totals, doubling, dominoes; 4 players, 13
+tricks, no heart leads in H and K unless only hearts are held, in T the declarer names trumps and players
+must follow suit; must-trump is a setting. Where the rules text the game was specified from is
 silent on who redoubles, the standard published rule: any player who was doubled may redouble the player
 who doubled them (the declarer may only redouble); only the declarer redoubling is a setting.
 """
@@ -32,7 +32,7 @@ TRICK_CONTRACTS = [contract for contract in Contract if contract is not Contract
 ORDER = "23456789TJQKA"  # aces high, twos low
 
 
-# An independent reference, written plainly from the rules text, to check the engine against.
+# An independent reference, written plainly from the rules (docs/rules/barbu.md), to check the engine against.
 
 def reference_winner(leader: int, cards: list[str], trump: str | None) -> int:
     suits = [code[1] for code in cards]
@@ -42,7 +42,7 @@ def reference_winner(leader: int, cards: list[str], trump: str | None) -> int:
 
 
 def reference_scores(request: dict[str, Any]) -> list[int]:
-    """Raw scores as barbu.txt states them, from a legal request."""
+    """Raw scores as the rules state them, from a legal request."""
     scores = [0, 0, 0, 0]
     if request["contract"] == "D":
         for seat, points in zip(request["order"], (45, 20, 5, -5), strict=True):
@@ -87,7 +87,7 @@ def reference_irregularities(request: dict[str, Any]) -> set[tuple[str, int, int
 
 
 def reference_net(request: dict[str, Any], scores: list[int]) -> list[int]:
-    """Net scores as barbu.txt states them: each double moves the difference of the two raw scores to the
+    """Net scores as the rules state them: each double moves the difference of the two raw scores to the
     higher from the lower, twice it if the doubled player redoubled."""
     net = list(scores)
     for by, on in request.get("doubles", []):
@@ -565,7 +565,7 @@ def test_dominoes_random_layouts_record_the_finishing_order() -> None:
         assert layout.over and list(layout.order) == out
         assert score_request(request)["order"] == out
         last = [card for card in request["plays"] if card != "pass"][-1]
-        assert last[0] in "A2"  # the last card laid is an ace or a two (barbu.txt)
+        assert last[0] in "A2"  # the last card laid is an ace or a two (the rules' Dominoes)
 
 
 def test_dominoes_after_the_end_is_an_error() -> None:

@@ -1,8 +1,8 @@
 """The 28-hand game of Barbu: rotation, contracts left, running totals and the doubling obligation.
 
-Rules relied on: shared/rules/README.md (the dealer declares a contract not yet played by them; each
-player declares all 7, so a game is 28 hands) and barbu.txt ("must double every other player at least
-two times when that player is declarer").
+Rules relied on (docs/rules/barbu.md): the dealer declares a contract not yet played by them; each
+player declares all 7, so a game is 28 hands; each player must double every other player at least
+twice while that player is declarer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Cribbage show, pegging and score requests, against the rules text (shared/rules/cribbage.txt)."""
+"""The Cribbage show, pegging and score requests, against the rules (docs/rules/cribbage.md)."""
 
 import json
 import random

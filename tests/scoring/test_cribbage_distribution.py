@@ -10,7 +10,7 @@ from scoring.cards import DECK
 from scoring.cribbage import show, show_total
 from scoring.cribbage_distribution import DEALS, all_hands, distribution, show_totals
 
-# Published distribution of hand scores over all 12,994,800 (hand, starter) deals (issue 3; the
+# Published distribution of hand scores over all 12,994,800 (hand, starter) deals (the
 # "Cribbage statistics" tables): 19, 25, 26 and 27 cannot be scored.
 HANDS = {
     0: 1_009_008, 1: 99_792, 2: 2_813_796, 3: 505_008, 4: 2_855_676, 5: 697_508, 6: 1_800_268, 7: 751_324,

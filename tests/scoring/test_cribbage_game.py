@@ -1,6 +1,6 @@
 """The Cribbage game state: events in order, pegging in the play, the show, and the end of the game.
 
-Rules relied on beyond shared/rules/cribbage.txt (defaults from shared/rules/README.md): his heels, 2 to
+Rules relied on beyond the counting of hands (docs/rules/cribbage.md): his heels, 2 to
 the dealer for a Jack starter; one for a go or the last card, not with 31; the show in order pone,
 dealer, crib; game to 121 (or 61), ending the moment a side reaches it; skunk below 91, double below 61.
 """

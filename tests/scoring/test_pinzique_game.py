@@ -91,7 +91,8 @@ def test_a_double_marriage_does_not_take_a_pinzique_nor_a_double_pinzique_a_marr
 
 
 def test_a_marriage_is_taken_only_by_a_double_marriage_of_its_suit() -> None:
-    """pinzique.md: a marriage family per suit (a spade double marriage leaves a heart marriage alone)."""
+    """docs/rules/pinzique.md: a marriage family per suit (a spade double marriage leaves a heart marriage
+    alone)."""
     spades = "KS KS QS QS 9S 9D 9S 9H"
     assert [meld.code for meld in score_roll(parse_cards(spades)).melds] == ["DMS"]
     assert settle(MARRIAGE, spades).points == (35, 350)
@@ -129,7 +130,8 @@ def test_runs_larger_beats_smaller() -> None:
 
 
 def test_runs_of_one_size_higher_top_card_then_additional_cards_by_rank() -> None:
-    """"... and additional cards in suit win by rank." [pinzique.md: the higher top card, then the extras]"""
+    """"... and additional cards in suit win by rank." [docs/rules/pinzique.md: the higher top card, then the
+    extras]"""
     assert lost(settle(SMALL_RUN, SMALL_RUN_TO_ACE)) == [[("SMH", 650, (1,))], []]
     assert lost(settle(SMALL_RUN, SMALL_RUN_EXTRA_9)) == [[("SMH", 650, (1,))], []]
     assert lost(settle(SMALL_RUN_EXTRA_9, SMALL_RUN_EXTRA_J)) == [[("SMH", 650, (1,))], []]
@@ -208,7 +210,8 @@ def test_a_bonus_player_can_still_finish_lowest() -> None:
 
 
 def test_playoff_rounds_among_the_tied_leaders_until_one_leads() -> None:
-    """[fragment: playoff rounds, with takeaway and bonus rounds; pinzique.md: one at a time until one leads]"""
+    """[fragment: playoff rounds, with takeaway and bonus rounds; docs/rules/pinzique.md: one at a time until
+    one leads]"""
     game = play(Game.new(["Ann", "Bob", "Cy"], rounds=1), FOUR_QUEENS, FOUR_QUEENS, MARRIAGE)
     assert (game.label, game.playing, game.totals) == ("P1", (0, 1), (60, 60, 35))
     game = play(game, FIVE_JACKS, FIVE_JACKS)

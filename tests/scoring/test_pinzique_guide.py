@@ -59,7 +59,8 @@ def test_an_owner_copy_changes_points_and_provisional_marks(tmp_path: Path) -> N
 
 
 def test_an_owner_copy_can_score_nines_and_tens_as_a_rank(tmp_path: Path) -> None:
-    """pinzique.md [A]: nines and tens score only in runs, unless the guide gives them rank melds."""
+    """docs/rules/pinzique.md [A]: nines and tens score only in runs, unless the guide gives them rank
+    melds."""
     text = SHIPPED.read_text(encoding="utf-8") + "49 = { points = 20, provisional = false }\n" \
                                                  "89 = { points = 200, provisional = false }\n"
     nines = parse_cards("9C 9C 9S 9S 9D 9H TH TC")

@@ -115,7 +115,7 @@ def test_a_double_marriage_worth_more_than_run_and_marriage_is_chosen() -> None:
     assert [meld.code for meld in roll.melds] == ["DMH"]
 
 
-# --- an independent brute force: every legal choice of melds by dice, straight from pinzique.md ---------
+# --- an independent brute force: every legal choice of melds by dice, from docs/rules/pinzique.md ---
 
 @dataclass(frozen=True)
 class Candidate:

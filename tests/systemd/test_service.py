@@ -25,7 +25,7 @@ from device.screens import render
 from tests.device.notify_standin import NotifySocket
 
 NOT_BUILT = "run" in getattr(cli, "LATER", {})
-pytestmark = pytest.mark.skipif(NOT_BUILT, reason="tablescore run is not built yet (issue 10)")
+pytestmark = pytest.mark.skipif(NOT_BUILT, reason="tablescore run is not built yet")
 
 WATCHDOG_SECONDS = 2.0
 """The stand-in watchdog: systemd would kill a service silent for this long."""

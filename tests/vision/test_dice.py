@@ -147,7 +147,7 @@ def test_a_face_on_no_die_of_an_owners_guide_is_a_problem():
 
 
 def test_tablescore_recognize_lists_the_dice(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(recognize_command, "reader", lambda: lambda frame: [])  # no cards on a dice tray
+    monkeypatch.setattr(recognize_command, "reader", lambda faces: lambda frame: [])  # no cards on a dice tray
     tray, poses, frame = roll(102)
     path = tmp_path / "tray.png"
     assert cv2.imwrite(str(path), frame)

@@ -1,16 +1,21 @@
 """The reader's contract on real photos it never trained on (``real-cards-cardcounter``'s test split): a card of
 every rank and every suit, from three decks and three cameras, each read right where it lies (on the Pi's
 OpenCV and NumPy too), and the threes that the reader once read as fives (flat-topped threes, as many real
-decks print them)."""
+decks print them), close-ups whose indices are too large to read unless halved; and a black deck, read when its
+faces are named dark."""
 
 from __future__ import annotations
+
+import json
 
 import cv2
 import pytest
 
 from benchmarks.card_vision import photo_outcomes
+from device import cli
 from vision import photos
 from vision.cards import read_cards
+from vision.live import LiveReader
 
 pytestmark = pytest.mark.skipif(not (photos.DATA / "boxes.json").exists(),
                                 reason=f"the real photos are not here: {photos.DATA}")
@@ -34,6 +39,9 @@ THREES = [
     ("WIN_20240630_19_36_15_Pro.jpg", "3C"), ("WIN_20240630_19_36_29_Pro.jpg", "3S"),
 ]
 
+LARGE = [("IMG_20220921_200756.jpg", code) for code in ("2H", "3C", "7H", "KC")] + [("IMG_20220921_201038.jpg", "AC")]
+"""Close-up phone photos whose indices measure 60 px and more from rank to suit: read halved."""
+
 
 def fared(name: str) -> dict[str, tuple[str, str]]:
     photo = next(p for p in photos.photos(photos.DATA, "test") if p.name == name)
@@ -48,7 +56,7 @@ def test_the_photos_hold_every_rank_and_suit_from_three_cameras() -> None:
             for name, _ in EVERY_RANK} == set(photos.COLOUR_LIGHT)
 
 
-@pytest.mark.parametrize(("name", "code"), EVERY_RANK + THREES)
+@pytest.mark.parametrize(("name", "code"), EVERY_RANK + THREES + LARGE)
 def test_a_real_card_is_read_right_where_it_lies(name: str, code: str) -> None:
     assert fared(name)[code] == ("correct", code)
 
@@ -59,3 +67,29 @@ def test_a_black_and_white_photo_gives_unknown_cards_never_a_suit_by_shape() -> 
     for photo in gray[:6]:
         image = cv2.imread(str(photos.DATA / "images" / photo.name))
         assert all(seen.card is None for seen in read_cards(image)), photo.name
+
+DARK_DECK = ["IMG_7714.jpg", "IMG_7730.jpg", "IMG_7742.jpg", "IMG_7745.jpg", "IMG_7786.jpg", "IMG_7842.jpg"]
+"""Photos of the black deck (gold print for hearts and diamonds, silver for spades and clubs), every card read."""
+
+
+def test_the_dark_deck_is_read_when_its_faces_are_named_dark_and_is_never_guessed_otherwise() -> None:
+    codes: set[str] = set()
+    for name in DARK_DECK:
+        photo = next(p for p in photos.photos(photos.DATA, "test") if p.name == name)
+        image = cv2.imread(str(photos.DATA / "images" / name))
+        fared, extra = photo_outcomes(read_cards(image, "dark"), photo, image.shape[1], image.shape[0])
+        assert (fared, extra) == ({code: ("correct", code) for code in photo.codes}, 0), name
+        assert all(seen.card is None for seen in read_cards(image)), name  # as a light deck: nothing is read
+        codes |= set(photo.codes)
+    assert {code[1] for code in codes} == set("SHDC") and len(codes) == 17
+
+
+def test_the_device_stream_and_recognize_read_the_dark_deck_when_told(capsys: pytest.CaptureFixture[str]) -> None:
+    name = DARK_DECK[-1]
+    path = photos.DATA / "images" / name
+    codes = sorted(next(p for p in photos.photos(photos.DATA, "test") if p.name == name).codes)
+    assert sorted(seen.code for seen in LiveReader("dark")(cv2.imread(str(path)))) == codes
+    assert cli.main(["recognize", str(path), "--json", "--faces", "dark"]) == 0
+    assert sorted(card["card"] for card in json.loads(capsys.readouterr().out)["cards"]) == codes
+    with pytest.raises(ValueError, match="faces is one of light, dark, not 'shiny'"):
+        LiveReader("shiny")  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """The Barbu flow end to end: a whole 28-hand game dealt at random and played at the table (contracts
 chosen with the buttons, doubles from the seat panel and the buttons, tricks played into the centre,
 Dominoes laid out with passes from the panel) must score exactly as the engine scores the same cards
-(rules/barbu.txt; defaults from rules/README.md)."""
+(docs/rules/barbu.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The Gin Rummy flow end to end: knocks from a seat panel or the buttons, both hands laid out in the seat
 areas and read, the settlement with its lay-offs, illegal knocks accepted or refused, dead hands, to the
-limit with the bonuses: the device's score must equal the engine's for the same cards (rules/gin-rummy-
-hoyle.txt; defaults from rules/README.md)."""
+limit with the bonuses: the device's score must equal the engine's for the same cards (docs/rules/gin.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The Open-Face Chinese Poker flow end to end: boards set in the seat areas' rows, read once every board
 is complete, settled pairwise, Fantasyland carried to the next hand: the device must score as the engine
-does the same boards (rules/open-face-chinese-poker.txt)."""
+does the same boards (docs/rules/ofc.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The Pinzique flow end to end: rolls read in the tray with the roll counter, stands, rounds settled with
 takeaways, bonus rounds, ten rounds and playoffs, partners: the device must keep the score sheet the engine
-keeps for the same rolls (rules/pinzique.md; the fragment's worked examples)."""
+keeps for the same rolls (docs/rules/pinzique.md; the rulebook's worked examples)."""
 
 from __future__ import annotations
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, tally, totals
 from device.inputs import Press
+from scoring import barbu_hand
 from scoring.barbu import (
     SEATS,
     BarbuError,
@@ -90,7 +91,7 @@ class BarbuFlow(Flow[Progress]):
         return Progress(rules)
 
     def apply(self, state: Progress, event: Event) -> Progress:
-        if not isinstance(event, DealerChosen | Declared | Doubled | Redoubled | TrickPlayed | Laid | Passed):
+        if not isinstance(event, barbu_hand.Event):
             raise RuleError(f"{event} is no Barbu event")
         return state.apply(event)
 

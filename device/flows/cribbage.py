@@ -31,6 +31,7 @@ from typing import Any
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
 from device.inputs import Press
+from scoring import cribbage_hand
 from scoring.cards import Card
 from scoring.cribbage import HAND_SIZE
 from scoring.cribbage_game import (
@@ -68,7 +69,7 @@ class CribbageFlow(Flow[Progress]):
         return Progress.start(Settings(len(players), settings.get("target", 121), partners))
 
     def apply(self, state: Progress, event: Event) -> Progress:
-        if not isinstance(event, Deal | Starter | Lay | Go | ShowHand | ShowCrib):
+        if not isinstance(event, cribbage_hand.Event):
             raise RuleError(f"{event} is no Cribbage event")
         return state.apply(event)
 

@@ -25,6 +25,7 @@ from typing import Any
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
 from device.inputs import Press
+from scoring import gin_hand
 from scoring.cards import Card
 from scoring.errors import RuleError
 from scoring.events import Event
@@ -58,7 +59,7 @@ class GinFlow(Flow[Progress]):
         return Progress(knock_rules(knock), game_rules(game))
 
     def apply(self, state: Progress, event: Event) -> Progress:
-        if not isinstance(event, Knocked | Shown | DeadHand):
+        if not isinstance(event, gin_hand.Event):
             raise RuleError(f"{event} is no Gin Rummy event")
         return state.apply(event)
 

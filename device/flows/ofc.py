@@ -22,10 +22,11 @@ from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
+from scoring import ofc_hand
 from scoring.errors import RuleError
 from scoring.events import Event
 from scoring.ofc import ROWS, SIZES, Rules, Settlement
-from scoring.ofc_hand import Progress, Settled, decode
+from scoring.ofc_hand import Progress, decode
 from scoring.poker import describe
 
 __all__ = ["OfcFlow"]
@@ -50,7 +51,7 @@ class OfcFlow(Flow[Progress]):
         return Progress.start(rules, len(players))
 
     def apply(self, state: Progress, event: Event) -> Progress:
-        if not isinstance(event, Settled):
+        if not isinstance(event, ofc_hand.Event):
             raise RuleError(f"{event} is no Open-Face Chinese Poker event")
         return state.apply(event)
 

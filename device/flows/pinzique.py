@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
+from scoring import pinzique_game
 from scoring.cards import Card
 from scoring.errors import RuleError
 from scoring.events import Event
@@ -63,7 +64,7 @@ class PinziqueFlow(Flow[State]):
         return State(Game.new(sides, rolls_per_turn=rolls, rounds=rounds))
 
     def apply(self, state: State, event: Event) -> State:
-        if not isinstance(event, Rolled | Stood):
+        if not isinstance(event, pinzique_game.Event):
             raise RuleError(f"{event} is no Pinzique event")
         game = state.game.apply(event)
         return State(game, tuple(sorted(card.code for card in event.faces)) if isinstance(event, Rolled) else state.previous)

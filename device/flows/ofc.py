@@ -7,6 +7,7 @@ nearest the centre, the back row nearest the player (the zones ``seatN.front``, 
 (confirmed with OK) settles every seat's board as read, once every board is complete.
 
 >>> from scoring.ofc import Board
+>>> from scoring.ofc_hand import Settled
 >>> flow = OfcFlow(["Ann", "Bob"], {})
 >>> boards = (Board.parse("QS QH 7D / QD QC 9S 8S 2S / AS AH AD 2H 2D"),
 ...           Board.parse("KS KH 7H / KD KC 6S 5S 4S / 3S 3H 3D 2C 8D"))

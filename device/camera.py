@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp"}
 MAX_PIXELS = 1 << 27
@@ -40,7 +41,7 @@ class CameraError(RuntimeError):
 class Camera(Protocol):
     """A source of BGR frames."""
 
-    def read(self) -> np.ndarray: ...
+    def read(self) -> NDArray[Any]: ...
 
     def close(self) -> None: ...
 
@@ -54,9 +55,9 @@ class FolderCamera:
         if not self.paths:
             raise CameraError(f"the recording {folder} holds no images")
         self.folder, self.loop, self.at = folder, loop, 0
-        self.last: np.ndarray | None = None
+        self.last: NDArray[Any] | None = None
 
-    def read(self) -> np.ndarray:
+    def read(self) -> NDArray[Any]:
         if self.at == len(self.paths):
             if not self.loop:
                 if self.last is None:
@@ -78,7 +79,7 @@ class FolderCamera:
         pass
 
 
-def read_image(path: str | Path) -> np.ndarray | None:
+def read_image(path: str | Path) -> NDArray[Any] | None:
     """The image file at ``path`` as a BGR frame, or None if OpenCV does not read it; ValueError saying why
     for a file that OpenCV fails on or that is refused before decoding (see ``_precheck``)."""
     name = str(path)
@@ -137,7 +138,7 @@ class CaptureCamera:
             self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
 
-    def read(self) -> np.ndarray:
+    def read(self) -> NDArray[Any]:
         ok, frame = self.capture.read()
         if not ok or frame is None:
             raise CameraError(f"the camera {self.source!r} gives no frames (unplugged, or the video ended)")
@@ -163,7 +164,7 @@ class PiCamera:
         except (RuntimeError, IndexError) as error:
             raise CameraError(f"the Pi camera cannot be started: {error}") from error
 
-    def read(self) -> np.ndarray:
+    def read(self) -> NDArray[Any]:
         try:
             return np.asarray(self.camera.capture_array("main"))  # RGB888 is B, G, R in memory
         except RuntimeError as error:

@@ -30,6 +30,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from device.demo import deals
 from device.demo.recording import ORDER, Recording, deck, misreads
@@ -95,7 +96,7 @@ class Director:
             dice = SettledDice(calibration=self.calibration)
             self.tray = Tray(self.stage)
 
-        def read(frame: np.ndarray) -> list[CardSighting]:
+        def read(frame: NDArray[Any]) -> list[CardSighting]:
             self.seen = read_cards(frame)
             return self.seen
 
@@ -554,7 +555,7 @@ TURNS = (0.0, math.pi, 0.3, -0.3, 1.4, -1.4, math.pi - 0.3, math.pi + 0.3, 0.1, 
 """How the cards lie when ``--deck`` tries how well the reader reads them."""
 
 
-def _reads(face: np.ndarray, code: str) -> int:
+def _reads(face: NDArray[Any], code: str) -> int:
     """In how many of ``TURNS`` the reader reads the card ``code`` drawn with ``face`` (six copies of it
     a frame)."""
     from vision.cards import read_cards
@@ -578,7 +579,7 @@ def make_deck() -> Deck:
     pictures and the ace's pip differ from one drawing to the next)."""
     from vision import render
 
-    def faces(seed: int) -> tuple[render.Design, dict[str, np.ndarray]]:
+    def faces(seed: int) -> tuple[render.Design, dict[str, NDArray[Any]]]:
         rng = np.random.default_rng(seed)
         design = render.Design.random(rng, render.available(render.RANK_FONTS))
         drawn = {card.code: cv2.resize(render.card_face(card, design, rng)[0], FACE, interpolation=cv2.INTER_AREA)

@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from numpy.typing import NDArray
 
 from device.camera import CameraError
 from device.demo.stage import CARD_HEIGHT, RECORDINGS, TRAY, Deck, Pose, Stage
@@ -132,7 +132,7 @@ class Playback:
         """Whether a button was pressed at the frame just read."""
         return any(act[1] in ("press", "panel") for act in self._acts.get(self.frame, ()))
 
-    def read(self) -> np.ndarray:
+    def read(self) -> NDArray[Any]:
         """The next frame (it stays valid until the next call)."""
         if self.done:
             raise CameraError(f"the demo recording {self.recording.name} has no more frames")

@@ -28,6 +28,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import DECK, Card
 from vision.zones import SEAT_DEPTH
@@ -56,7 +57,7 @@ class Pose:
     turn: float = 0.0
     down: bool = False
 
-    def quad(self, height: float = CARD_HEIGHT) -> np.ndarray:
+    def quad(self, height: float = CARD_HEIGHT) -> NDArray[Any]:
         """The card's corners in the image: top-left, top-right, bottom-right, bottom-left of its face.
 
         >>> Pose("AS", 100.0, 100.0).quad(height=70.0).round(1).tolist()
@@ -65,14 +66,14 @@ class Pose:
         w, h = height * FACE[0] / FACE[1] / 2, height / 2
         c, s = math.cos(self.turn), math.sin(self.turn)
         corners = np.array([(-w, -h), (w, -h), (w, h), (-w, h)])
-        quad: np.ndarray = (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
+        quad: NDArray[Any] = (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
         return quad
 
 
 class Deck:
     """The faces of the 52 cards and the back, from the deck picture."""
 
-    def __init__(self, faces: dict[str, np.ndarray]) -> None:
+    def __init__(self, faces: dict[str, NDArray[Any]]) -> None:
         self.faces = faces
 
     @staticmethod
@@ -88,7 +89,7 @@ class Deck:
         faces[BACK] = sheet[:h, 13 * w:]
         return Deck(faces)
 
-    def sheet(self) -> np.ndarray:
+    def sheet(self) -> NDArray[Any]:
         """The deck picture."""
         w, h = FACE
         sheet = np.zeros((4 * h, 14 * w, 3), np.uint8)
@@ -104,7 +105,7 @@ def _cell(card: Card) -> tuple[int, int]:
 
 
 @cache
-def _rounded() -> np.ndarray:
+def _rounded() -> NDArray[Any]:
     """A card's shape on its face: 1 inside, 0 outside the rounded corners."""
     w, h = FACE
     r = 7
@@ -112,11 +113,11 @@ def _rounded() -> np.ndarray:
     cv2.rectangle(mask, (r, 0), (w - 1 - r, h - 1), 1, -1)
     cv2.rectangle(mask, (0, r), (w - 1, h - 1 - r), 1, -1)
     for x, y in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(mask, (x, y), r, 1, -1)
+        cv2.circle(mask, (x, y), r, (1,), -1)
     return mask.astype(np.float32)
 
 
-def draw_card(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
+def draw_card(canvas: NDArray[Any], face: NDArray[Any], quad: NDArray[Any]) -> None:
     """Draw ``face`` onto ``canvas`` (in place) at ``quad``, with its shadow on what lies beneath."""
     w, h = FACE
     height, width = canvas.shape[:2]
@@ -134,7 +135,7 @@ def draw_card(canvas: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
     canvas[y0:y1, x0:x1] = (roi * (1 - alpha) + colour * alpha).astype(np.uint8)
 
 
-def felt(seed: int, size: tuple[int, int] = SIZE) -> np.ndarray:
+def felt(seed: int, size: tuple[int, int] = SIZE) -> NDArray[Any]:
     """The empty table: green felt with its weave and a little uneven light, the pack and a few chips in
     the bottom-left corner (a free corner in every layout)."""
     width, height = size
@@ -143,7 +144,7 @@ def felt(seed: int, size: tuple[int, int] = SIZE) -> np.ndarray:
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     light = 1.05 - 0.18 * (((xx - width * 0.55) / width) ** 2 + ((yy - height * 0.45) / height) ** 2)
     base = np.array([48, 112, 36], np.float32)
-    table: np.ndarray = np.clip(base * (light * (1 + 0.05 * weave))[..., None], 0, 255).astype(np.uint8)
+    table: NDArray[Any] = np.clip(base * (light * (1 + 0.05 * weave))[..., None], 0, 255).astype(np.uint8)
     for k, (x, y, colour) in enumerate([(250, 640, (30, 30, 170)), (205, 670, (20, 20, 20)),
                                         (290, 672, (150, 60, 20))]):
         cv2.circle(table, (x, y), 19, colour, -1, cv2.LINE_AA)
@@ -154,7 +155,7 @@ def felt(seed: int, size: tuple[int, int] = SIZE) -> np.ndarray:
     return table
 
 
-def camera(image: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> np.ndarray:
+def camera(image: NDArray[Any], rng: np.random.Generator, noise: float = 3.0) -> NDArray[Any]:
     """A drawn frame as a camera gives it: with fresh noise of standard deviation ``noise`` levels in every
     channel.
 
@@ -162,7 +163,8 @@ def camera(image: np.ndarray, rng: np.random.Generator, noise: float = 3.0) -> n
     >>> frame.dtype.name, 2.5 < float(frame.std()) < 3.5
     ('uint8', True)
     """
-    return np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    frame: NDArray[Any] = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    return frame
 
 
 class Stage:
@@ -174,9 +176,9 @@ class Stage:
         pack = Pose(BACK, 95.0, 630.0, 1.45)
         draw_card(self.table, deck.faces[BACK], pack.quad())
         self._cards: dict[str, Pose] = {}
-        self._dice: np.ndarray | None = None
+        self._dice: NDArray[Any] | None = None
         self._dice_at: tuple[int, int] = (0, 0)
-        self._frame: np.ndarray | None = None
+        self._frame: NDArray[Any] | None = None
         self._drawn = 0  # how many of the cards (in order) the frame shows
 
     def cards(self) -> list[Pose]:
@@ -196,11 +198,11 @@ class Stage:
             if self._cards.pop(code, None) is not None:
                 self._frame = None
 
-    def show_dice(self, image: np.ndarray | None, at: tuple[int, int] = (0, 0)) -> None:
+    def show_dice(self, image: NDArray[Any] | None, at: tuple[int, int] = (0, 0)) -> None:
         """The dice tray's picture (its top-left corner ``at``), or None to show the table there."""
         self._dice, self._dice_at, self._frame = image, at, None
 
-    def image(self) -> np.ndarray:
+    def image(self) -> NDArray[Any]:
         """The frame: redrawn from the empty table when something was taken, else only new cards drawn."""
         if self._frame is None:
             self._frame, self._drawn = self.table.copy(), 0
@@ -260,7 +262,7 @@ class Tray:
                                     x, y, yaw, tilt, axis, (mx, my))
                 for n, face, sides, x, y, yaw, tilt, axis, mx, my in roll]
 
-    def image(self, roll: Sequence[DiePose], seed: tuple[int, int]) -> tuple[np.ndarray, tuple[int, int]]:
+    def image(self, roll: Sequence[DiePose], seed: tuple[int, int]) -> tuple[NDArray[Any], tuple[int, int]]:
         """The tray's picture with the dice of ``roll`` (the same for the same ``seed``), and where it goes."""
         frame = self.render.render(np.random.default_rng(seed), self.tray, self.poses(roll), glare=0.2)
         return frame, TRAY[:2]

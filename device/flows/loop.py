@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-import numpy as np
+from numpy.typing import NDArray
 
 from device.flows.play import Play
 from device.inputs import Press
@@ -36,8 +36,8 @@ from vision.zones import Calibration
 
 log = logging.getLogger(__name__)
 
-Reader = Callable[[np.ndarray], list[CardSighting]]
-DiceReader = Callable[[np.ndarray], Sequence[Card | None] | None]
+Reader = Callable[[NDArray[Any]], list[CardSighting]]
+DiceReader = Callable[[NDArray[Any]], Sequence[Card | None] | None]
 
 
 class ButtonSource(Protocol):
@@ -71,7 +71,7 @@ class Loop:
         """Whether the seat panel has been connected: only then is its absence a fault."""
         self.panel_fault: str | None = None
 
-    def step(self, frame: np.ndarray) -> Screen:
+    def step(self, frame: NDArray[Any]) -> Screen:
         """Take one frame and the presses since the last, and show the page; returns the page shown."""
         height, width = frame.shape[:2]
         players = len(self.play.flow.players)

@@ -31,7 +31,8 @@ test: $(STAMP)
 	@$(CLUB_TOOLS) || $(MAKE) --no-print-directory club-packages
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict scoring device
+	$(VENV)/bin/lint-imports --no-cache --no-logo
+	$(VENV)/bin/mypy --strict scoring vision club tools device
 
 lock:
 	constraints/lock

@@ -1,7 +1,7 @@
 """Dice vision on held-out rendered rolls: faces read right, wrong and unknown, per frame and per settled
 roll, and milliseconds per 1280x720 frame on one core.
 
-    python benchmarks/dice_vision.py [--rolls 200] [--seed 500000]
+    python -m benchmarks.dice_vision [--rolls 200] [--seed 500000]
 
 Each roll is a new tray (camera height and tilt, 2.0-3.6 px/mm so a die is 32-58 px, felt, light) with
 the eight dice landed anywhere, touching or not, turned any way, some tilted slightly (up to 6 degrees),
@@ -11,7 +11,7 @@ flat or the tray's wall) and should not be read. The roll is filmed as one frame
 tumbling, then ``--still`` frames of the landed dice (same light, fresh sensor noise), fed to the dice
 tracker as the device would. The seeds (from ``--seed``, 500000 on) were not used to tune the reader
 (that used 900000 to 900199, and 700000 to 700299 for cocked dice), nor by the cocked-die judge's
-training (``vision.train_dice``: 200000 to 207999, measured on 400000 to 401499), nor by the tests.
+training (``tools.dice.train``: 200000 to 207999, measured on 400000 to 401499), nor by the tests.
 
 Figures: a readable die's face in a frame is correct, wrong or unknown (found but unsure, or not found);
 the settled roll's agreed faces likewise; a cocked or tumbling die read as any face is counted apart.
@@ -31,8 +31,9 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from device.demo.dice_drawing import DiePose, Tray, render
+from tools.dice.rolls import lay_out, leaning, random_tray
 from vision.dice import CROP, DiceReading, judge, read_dice, templates
-from vision.dice_render import DiePose, Tray, lay_out, leaning, render
 from vision.dice_tracker import DiceTracker
 from vision.observations import DieSighting
 
@@ -81,7 +82,7 @@ def main() -> None:
     least: list[float] = []  # the lesser CPU time of two reads of each frame
     for number in range(args.rolls):
         rng = np.random.default_rng(args.seed + number)
-        tray = Tray.random(rng)
+        tray = random_tray(rng)
         tumbling = lay_out(rng, tray, rolling=1.0)
         landed = lay_out(rng, tray, cocked=args.cocked)
         look = rng.integers(2**63)

@@ -59,7 +59,7 @@ class ServerConfig:
     server: Server = field(default_factory=Server)
 
 
-SECTIONS: dict[str, type[Section]] = {"club": ClubName, "broker": BrokerSection, "server": Server}
+SECTIONS = ("club", "broker", "server")
 
 
 def parse(text: str, source: str = "club.toml") -> ServerConfig:
@@ -71,7 +71,8 @@ def parse(text: str, source: str = "club.toml") -> ServerConfig:
             raise ConfigError(f"[{min(unknown)}]: unknown section (known: {', '.join(SECTIONS)})")
         if "club" not in data:
             raise ConfigError("[club] name: the club's name is missing")
-        return ServerConfig(**{name: section(SECTIONS[name], value, name) for name, value in data.items()})
+        return ServerConfig(section(ClubName, data["club"], "club"), section(BrokerSection, data.get("broker", {}), "broker"),
+                            section(Server, data.get("server", {}), "server"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
     except ConfigError as error:

@@ -97,7 +97,7 @@ class Store:
 
     def empty(self) -> bool:
         """Whether no game is stored yet (a new or rebuilt database)."""
-        return self._query("SELECT COUNT(*) FROM games")[0][0] == 0
+        return bool(self._query("SELECT COUNT(*) FROM games")[0][0] == 0)
 
     def games(self) -> list[tuple[str, GameRecord]]:
         """Every table's games, with the table's name, table by table, oldest first."""

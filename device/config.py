@@ -58,6 +58,9 @@ class Section:
         """Nothing to check beyond the types."""
 
 
+S = typing.TypeVar("S", bound=Section)
+
+
 @dataclass(frozen=True)
 class TableSection(Section):
     """Which game is played, by whom."""
@@ -232,7 +235,7 @@ def _positive(value: float, name: str, unit: str) -> None:
         raise ValueError(f"{name}: {value!r} must be a number of {unit} above 0")
 
 
-def section(kind: type[Section], data: object, name: str) -> Section:
+def section(kind: type[S], data: object, name: str) -> S:
     """Build the dataclass ``kind`` from a TOML table, checking each entry's type."""
     if not isinstance(data, dict):
         raise ConfigError(f"[{name}] must be a table of settings")

@@ -43,10 +43,11 @@ TypeError: a frame is a numpy array (BGR image), not str
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card
 from vision import corners, glyphs
@@ -67,7 +68,7 @@ A corner the expert reads, but not this surely, is read when the second expert r
 read did, this surely at each framing. On two sets of 400 held-out scenes (seeds apart from the benchmark's)
 that read 23 more cards right and 2 fewer wrong: 1600 / 6 / 131 unknown and 1576 / 15 / 147 before, 1609 / 6 /
 122 and 1590 / 13 / 136 after. The second expert was fitted as the expert was, going on from it, on the rows
-chosen by a reader trained 16 epochs further (see ``vision.train``)."""
+chosen by a reader trained 16 epochs further (see ``tools.cards.train``)."""
 VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
 FIRM = 0.9999
@@ -135,22 +136,24 @@ class Corner:
 
     card: Card | None
     confidence: float  # of the reading when card is set, else that this is an index corner
-    rank: np.ndarray  # rank mark centre
-    down: np.ndarray  # unit vector along the card, top to bottom
+    rank: NDArray[Any]  # rank mark centre
+    down: NDArray[Any]  # unit vector along the card, top to bottom
     scale: float  # rank-to-suit distance in pixels
-    p_rank: np.ndarray | None = None  # rank probabilities, one row per read (first, re-reads); the expert's if asked
-    p_suit: np.ndarray | None = None  # and its suit probabilities
+    p_rank: NDArray[Any] | None = None  # rank probabilities, one row per read (first, re-reads); the expert's if asked
+    p_suit: NDArray[Any] | None = None  # and its suit probabilities
     sure_at: float = READ_SURE  # how surely its reads must read a card: EXPERT_SURE where they are the expert's
 
     @property
-    def suit(self) -> np.ndarray:
+    def suit(self) -> NDArray[Any]:
         """The suit mark centre (``scale`` along ``down`` from the rank mark)."""
-        return self.rank + self.down * self.scale
+        out: NDArray[Any] = self.rank + self.down * self.scale
+        return out
 
     @property
-    def middle(self) -> np.ndarray:
+    def middle(self) -> NDArray[Any]:
         """The index's middle: halfway from the rank mark to the suit mark."""
-        return self.rank + self.down * (self.scale / 2)
+        out: NDArray[Any] = self.rank + self.down * (self.scale / 2)
+        return out
 
     def moved(self, offset: tuple[float, float]) -> Corner:
         """The same corner read in a crop whose top-left lies at ``offset`` in the frame."""
@@ -161,7 +164,7 @@ class Corner:
         return replace(self, rank=self.rank * factor, scale=self.scale * factor)
 
 
-def read_cards(frame: np.ndarray, faces: Faces = "light") -> list[CardSighting]:
+def read_cards(frame: NDArray[Any], faces: Faces = "light") -> list[CardSighting]:
     """Every face-up card in a BGR (or grey) frame of any size, read or reported as unknown (every card of a
     frame without colour: ``in_colour``); ``faces``: the deck's (``Faces``)."""
     prepared = scaled(frame, faces)
@@ -199,7 +202,7 @@ def detail_zoom(found: list[Corner], shrink: float) -> float:
     return zoom if zoom > 1.25 * shrink else shrink
 
 
-def read_tiled(image: np.ndarray) -> list[Corner]:
+def read_tiled(image: NDArray[Any]) -> list[Corner]:
     """``read_corners`` of an image of any size, in tiles of ``TILE`` pixels overlapping by ``TILE_OVERLAP``:
     each corner is taken from the tile whose middle part (up to halfway across each overlap) holds its rank
     mark, so a corner is read whole and once.
@@ -232,7 +235,7 @@ def _tiles(length: int) -> list[tuple[int, float, float]]:
     return [(x, bounds[k], bounds[k + 1]) for k, x in enumerate(starts)]
 
 
-def in_colour(image: np.ndarray) -> bool:
+def in_colour(image: NDArray[Any]) -> bool:
     """Whether a BGR frame shows colour: its channels differ by ``COLOUR_SEEN`` or more at over 1% of its
     pixels (one in 8 each way is looked at). A black-and-white frame shows no suit's colour.
 
@@ -245,7 +248,7 @@ def in_colour(image: np.ndarray) -> bool:
     return bool(np.count_nonzero(spread >= COLOUR_SEEN) > 0.01 * spread.size)
 
 
-def scaled(frame: np.ndarray, faces: Faces = "light") -> tuple[np.ndarray, float] | None:
+def scaled(frame: NDArray[Any], faces: Faces = "light") -> tuple[NDArray[Any], float] | None:
     """The frame as it is read (3-channel uint8, scaled down to ``MAX_SIDE``, turned ``face_up``) and the factor
     it was scaled by; None when it is too small to hold a card.
 
@@ -281,12 +284,12 @@ def checked_faces(faces: str) -> Faces:
     raise ValueError(f"faces is one of {', '.join(FACES)}, not {faces!r}")
 
 
-def face_up(image: np.ndarray, faces: Faces) -> np.ndarray:
+def face_up(image: NDArray[Any], faces: Faces) -> NDArray[Any]:
     """A BGR image as the reader reads a deck with ``faces``: as it is for light faces, its ``negative`` for dark."""
     return negative(image) if checked_faces(faces) == "dark" else image
 
 
-def negative(image: np.ndarray) -> np.ndarray:
+def negative(image: NDArray[Any]) -> NDArray[Any]:
     """A BGR image with its lightness turned over and its colours kept (YCrCb's Y inverted): a dark card's light
     print on black becomes dark print on light paper, and its gold (the red suits' print) stays warm, where plain
     inversion would turn it blue and red suits would read as black ones.
@@ -345,7 +348,7 @@ def cards_of(found: list[Corner], shrink: float = 1.0, colour: bool = True) -> l
     return cards if shrink == 1.0 else [_rescale(c, 1 / shrink) for c in cards]
 
 
-def _as_bgr(frame: object) -> np.ndarray | None:
+def _as_bgr(frame: object) -> NDArray[Any] | None:
     """The frame as a contiguous 3-channel uint8 image; None when it is too small to hold a card."""
     if not isinstance(frame, np.ndarray):
         raise TypeError(f"a frame is a numpy array (BGR image), not {type(frame).__name__}")
@@ -362,7 +365,7 @@ def _as_bgr(frame: object) -> np.ndarray | None:
     return np.ascontiguousarray(frame)
 
 
-def read_corners(image: np.ndarray) -> list[Corner]:
+def read_corners(image: NDArray[Any]) -> list[Corner]:
     """The index corners in a BGR image, one per corner: read as it is and, where it holds none or large ones only,
     halved (``HALVED``), each corner of the halved image kept where the image as it is holds none."""
     found = read_at_scale(image)
@@ -373,7 +376,7 @@ def read_corners(image: np.ndarray) -> list[Corner]:
     return found + [c for c in larger if not any(same_corner(c.rank, c.scale, f.rank, f.scale) for f in found)]
 
 
-def read_at_scale(image: np.ndarray) -> list[Corner]:
+def read_at_scale(image: NDArray[Any]) -> list[Corner]:
     """The index corners in a BGR image at the scale given, one per corner (repeated reads merged)."""
     planes = corners.Planes(image)
     found = corners.candidates(planes)
@@ -449,8 +452,8 @@ def _own_pips(found: list[Corner]) -> list[Corner]:
             or np.hypot(*(pips - c.suit).T).min() >= SHARED_PIP * c.scale]
 
 
-def same_corner(rank_a: np.ndarray, scale_a: np.ndarray | float, rank_b: np.ndarray, scale_b: np.ndarray | float
-                ) -> np.ndarray:
+def same_corner(rank_a: NDArray[Any], scale_a: NDArray[Any] | float, rank_b: NDArray[Any], scale_b: NDArray[Any] | float
+                ) -> NDArray[Any]:
     """Whether reads (rank-mark centres, last axis x and y, and scales; broadcast against each other) are of one
     corner: their rank marks lie closer than ``SAME_CORNER`` times the larger scale.
 
@@ -458,10 +461,11 @@ def same_corner(rank_a: np.ndarray, scale_a: np.ndarray | float, rank_b: np.ndar
     array([ True, False])
     """
     apart = np.asarray(rank_a) - np.asarray(rank_b)
-    return np.hypot(apart[..., 0], apart[..., 1]) < SAME_CORNER * np.maximum(scale_a, scale_b)
+    out: NDArray[Any] = np.hypot(apart[..., 0], apart[..., 1]) < SAME_CORNER * np.maximum(scale_a, scale_b)
+    return out
 
 
-def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[np.ndarray, np.ndarray]:
+def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.Reader) -> tuple[NDArray[Any], NDArray[Any]]:
     """The candidates that pass the looks and the screen (indices, in order) and their feature rows.
     The looks read cheap glances at each candidate, so most are never fully sampled; each block of
     feature rows is screened as it is made, so the rows set aside are never gathered."""
@@ -475,7 +479,7 @@ def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.R
     return np.concatenate(picked)[order], np.concatenate(rows)[order]
 
 
-def first_read(p_rank: np.ndarray, p_suit: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def first_read(p_rank: NDArray[Any], p_suit: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
     """From the reader's rank and suit probabilities: each row's rank and suit (head indices), how surely
     both are read (the less sure head) and how surely it is an index corner at all.
 
@@ -488,7 +492,7 @@ def first_read(p_rank: np.ndarray, p_suit: np.ndarray) -> tuple[np.ndarray, np.n
     return rank_k, suit_k, least_sure(p_rank[:, None], p_suit[:, None], rank_k, suit_k), glyphs.index_share(p_rank, p_suit)
 
 
-def _reads(net: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _reads(net: glyphs.ConvNet, framed: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Rank and suit probabilities (corner, framing, class) of feature rows (corner, framing, feature), read
     a framing at a time."""
     n, k = framed.shape[:2]
@@ -497,7 +501,7 @@ def _reads(net: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, np.ndar
     return p_rank, p_suit
 
 
-def expert_read(expert: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray, ...]:
+def expert_read(expert: glyphs.ConvNet, framed: NDArray[Any]) -> tuple[NDArray[Any], ...]:
     """The expert's rank and suit (head indices, of its first read) of each corner from its feature rows at
     each framing (corner, framing, feature), how surely (at its least sure framing), and its rank and suit
     probabilities (corner, framing, class): they stand for the reader's in the corner it was asked about,
@@ -507,7 +511,7 @@ def expert_read(expert: glyphs.ConvNet, framed: np.ndarray) -> tuple[np.ndarray,
     return rank_k, suit_k, least_sure(p_rank, p_suit, rank_k, suit_k), p_rank, p_suit
 
 
-def confirmed(second: glyphs.ConvNet, framed: np.ndarray, rank_k: np.ndarray, suit_k: np.ndarray) -> np.ndarray:
+def confirmed(second: glyphs.ConvNet, framed: NDArray[Any], rank_k: NDArray[Any], suit_k: NDArray[Any]) -> NDArray[Any]:
     """How surely the second expert reads each corner, from its feature rows at each framing (corner, framing,
     feature), as rank ``rank_k`` and suit ``suit_k`` (head indices), at its least sure framing: it is asked the
     first framing, and the others only where that one reads at least ``EXPERT_SURE`` (the rest cannot be read,
@@ -519,7 +523,7 @@ def confirmed(second: glyphs.ConvNet, framed: np.ndarray, rank_k: np.ndarray, su
     return sure
 
 
-def least_sure(reads_rank: np.ndarray, reads_suit: np.ndarray, rank_k: np.ndarray, suit_k: np.ndarray) -> np.ndarray:
+def least_sure(reads_rank: NDArray[Any], reads_suit: NDArray[Any], rank_k: NDArray[Any], suit_k: NDArray[Any]) -> NDArray[Any]:
     """How surely each corner is read as rank ``rank_k`` and suit ``suit_k`` (head indices) at its least sure
     read (``reads_*``: corner, read, class).
 
@@ -528,11 +532,11 @@ def least_sure(reads_rank: np.ndarray, reads_suit: np.ndarray, rank_k: np.ndarra
     [0.7]
     """
     rows = np.arange(len(rank_k))
-    least: np.ndarray = np.minimum(reads_rank[rows, :, rank_k], reads_suit[rows, :, suit_k]).min(axis=1)
+    least: NDArray[Any] = np.minimum(reads_rank[rows, :, rank_k], reads_suit[rows, :, suit_k]).min(axis=1)
     return least
 
 
-def kept(sure: np.ndarray, index: np.ndarray) -> np.ndarray:
+def kept(sure: NDArray[Any], index: NDArray[Any]) -> NDArray[Any]:
     """Which first reads are kept for the re-reads: read surely, or surely an index corner."""
     return (sure >= READ_SURE) | (index >= INDEX_SURE)
 
@@ -560,9 +564,9 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
     read_scales = [c.scale for c in found if c.card is not None]
     unknown_scale = float(np.median(read_scales)) if read_scales else None  # a lone unknown corner's
     partner: dict[int, int] = {}
-    for _, i, j in _corner_pairs(found, cx, cy, height):
-        if i not in partner and j not in partner:
-            partner[i], partner[j] = j, i
+    for _, a, b in _corner_pairs(found, cx, cy, height):
+        if a not in partner and b not in partner:
+            partner[a], partner[b] = b, a
     sightings: list[CardSighting] = []
     done: set[int] = set()
     for i, c in enumerate(found):
@@ -710,7 +714,7 @@ def _pooled(a: Corner, b: Corner) -> tuple[Card | None, float]:
     return Card(glyphs.RANKS[r], glyphs.SUITS[s]), float(min(rank[r], suit[s]))
 
 
-def _right(down: np.ndarray) -> np.ndarray:
+def _right(down: NDArray[Any]) -> NDArray[Any]:
     """A card's "right" given its "down" (a quarter turn counter-clockwise on screen), of one vector or
     of each row of many.
 
@@ -720,7 +724,7 @@ def _right(down: np.ndarray) -> np.ndarray:
     return np.stack([down[..., 1], -down[..., 0]], axis=-1)
 
 
-def _outline(centre: np.ndarray, down: np.ndarray, height: float) -> tuple[tuple[float, float], ...]:
+def _outline(centre: NDArray[Any], down: NDArray[Any], height: float) -> tuple[tuple[float, float], ...]:
     """The corners of a card of ``height`` at ``centre`` lying along ``down`` (top-left first)."""
     right = _right(down) * height * 2.5 / 3.5 / 2
     d = down * height / 2

@@ -23,9 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 PATCH_W, PATCH_H = 24, 32
 """The upright patch a candidate is read from."""
@@ -38,10 +40,11 @@ FEATURES = PATCH_W * PATCH_H + (PATCH_W // 2) * (PATCH_H // 2) + CONTEXT * CONTE
 
 
 
-def _grid(w: int, h: int) -> np.ndarray:
+def _grid(w: int, h: int) -> NDArray[Any]:
     """Sample points (h * w, 2) over the patch's extent, in scale units from the rank mark."""
-    return np.stack(np.meshgrid(LEFT + (np.arange(w) + 0.5) / w * (RIGHT - LEFT),
-                                TOP + (np.arange(h) + 0.5) / h * (BOTTOM - TOP)), axis=-1).reshape(-1, 2)
+    out: NDArray[Any] = np.stack(np.meshgrid(LEFT + (np.arange(w) + 0.5) / w * (RIGHT - LEFT),
+                                             TOP + (np.arange(h) + 0.5) / h * (BOTTOM - TOP)), axis=-1).reshape(-1, 2)
+    return out
 
 
 _GRID, _COARSE_GRID = _grid(PATCH_W, PATCH_H), _grid(PATCH_W // 2, PATCH_H // 2)
@@ -62,15 +65,15 @@ CAST = (40, 0.4)  # the whitest things' colour spread (levels, share of their br
 class Candidates:
     """Rank-mark centres, unit "down" vectors and scales (rank-to-suit distance) of candidate pairs."""
 
-    rank: np.ndarray  # (n, 2) float32
-    down: np.ndarray  # (n, 2) float32
-    scale: np.ndarray  # (n,) float32
+    rank: NDArray[Any]  # (n, 2) float32
+    down: NDArray[Any]  # (n, 2) float32
+    scale: NDArray[Any]  # (n,) float32
 
     def __len__(self) -> int:
         return len(self.scale)
 
-    def varied(self, turn: np.ndarray | float, grow: np.ndarray | float,
-               shift: np.ndarray | float = 0.0) -> Candidates:
+    def varied(self, turn: NDArray[Any] | float, grow: NDArray[Any] | float,
+               shift: NDArray[Any] | float = 0.0) -> Candidates:
         """The candidates with "down" turned by ``turn`` radians, scales times ``grow``, rank marks
         moved by ``shift`` (n x 2, in scale units)."""
         c, s = np.cos(turn), np.sin(turn)
@@ -79,12 +82,12 @@ class Candidates:
         rank = self.rank + np.asarray(shift) * np.asarray(scale).reshape(-1, 1)
         return Candidates(rank.astype(np.float32), down.astype(np.float32), np.asarray(scale, np.float32))
 
-    def __getitem__(self, pick: np.ndarray) -> Candidates:
+    def __getitem__(self, pick: NDArray[Any]) -> Candidates:
         """The candidates selected by an index array or mask."""
         rows = np.flatnonzero(pick) if pick.dtype == bool else pick
         return Candidates(self.rank.take(rows, axis=0), self.down.take(rows, axis=0), self.scale[rows])  # take: quicker
 
-    def by_scale(self) -> np.ndarray:
+    def by_scale(self) -> NDArray[Any]:
         """Indices of the candidates by scale, ties in order: the order they are sampled in (``feature_blocks``).
 
         >>> Candidates(np.zeros((3, 2), np.float32), np.zeros((3, 2), np.float32), np.float32([9, 4, 9])).by_scale()
@@ -93,16 +96,17 @@ class Candidates:
         return np.argsort(self.scale.view(np.int32), kind="stable")  # a positive float32's bits order as its values do
 
     @property
-    def suit(self) -> np.ndarray:
+    def suit(self) -> NDArray[Any]:
         """Each candidate's suit-mark centre (``scale`` along "down" from its rank mark)."""
-        return self.rank + self.down * self.scale[:, None]
+        out: NDArray[Any] = self.rank + self.down * self.scale[:, None]
+        return out
 
     @property
-    def right(self) -> np.ndarray:
+    def right(self) -> NDArray[Any]:
         """The card's "right" for each candidate (down turned a quarter counter-clockwise on screen)."""
         return np.stack([self.down[:, 1], -self.down[:, 0]], axis=1)
 
-    def to_image(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def to_image(self, points: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """Image x and y (each n, k) of card-frame offsets ``points`` (k, 2: right, down, in scale units)."""
         right, down = self.right * self.scale[:, None], self.down * self.scale[:, None]
         # one matrix product per coordinate: [right_c, down_c, origin_c] . [px, py, 1]
@@ -116,7 +120,7 @@ class Planes:
     ``lo`` (ink is dark there, red ink as much as black), ``red`` (red over the other channels),
     ``sat`` (brightest minus darkest channel) and their pyramids."""
 
-    def __init__(self, frame: np.ndarray) -> None:
+    def __init__(self, frame: NDArray[Any]) -> None:
         b, g, r = channels(frame)
         self.lo = cv2.min(b, cv2.min(g, r))
         self.red = cv2.subtract(r, cv2.max(g, b))
@@ -127,7 +131,7 @@ class Planes:
         self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), lo)
 
     @cached_property
-    def pyramids(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    def pyramids(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:
         """``lo`` and ``red`` at full, half, quarter and eighth size."""
         lo, red = [self.lo], [self.red]
         for _ in range(3):
@@ -136,7 +140,7 @@ class Planes:
         return lo, red
 
 
-def channels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def channels(image: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """The blue, green and red planes of a BGR image, split into arrays made here: ``cv2.split`` making its own
     was several times slower (a 1280x720 frame alone 2.8 against 0.2 ms here; 0.5 ms a frame in ``read_cards``).
 
@@ -148,7 +152,7 @@ def channels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return b, g, r
 
 
-def white_gains(frame: np.ndarray, lo: np.ndarray) -> tuple[float, float, float] | None:
+def white_gains(frame: NDArray[Any], lo: NDArray[Any]) -> tuple[float, float, float] | None:
     """Per-channel gains (b, g, r) that make the frame's whitest things (the brightest few percent in the
     darkest channel: card paper, if any) colourless, when the light tints them strongly enough to fail
     the paper test (``CAST``); None otherwise, or when even they are plainly coloured (a felt table
@@ -170,7 +174,7 @@ def white_gains(frame: np.ndarray, lo: np.ndarray) -> tuple[float, float, float]
     return float(k[0]), float(k[1]), float(k[2])
 
 
-def candidates(frame: np.ndarray | Planes) -> Candidates:
+def candidates(frame: NDArray[Any] | Planes) -> Candidates:
     """All rank-over-suit pairs that could be an index corner in a BGR frame.
 
     Marks are cut at two ink levels (``INK_DEPTHS``, see ``ink_depth``): the stricter separates a rank from a
@@ -184,7 +188,7 @@ def candidates(frame: np.ndarray | Planes) -> Candidates:
     near_paper = cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
     depth = ink_depth(lo)
     paper_sums = cv2.integral(paper)
-    marks = [_marks(cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper), paper_sums)
+    marks = [_marks(cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper), paper_sums)  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
              for share in INK_DEPTHS]
     parts = [_nearest_partners(*level) for level in marks]
     parts += [_nearest_partners(*looser, partners=stricter) for stricter, looser in zip(marks, marks[1:], strict=False)]
@@ -192,7 +196,7 @@ def candidates(frame: np.ndarray | Planes) -> Candidates:
     return found[_distinct(found)]
 
 
-def _marks(ink: np.ndarray, paper_sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _marks(ink: NDArray[Any], paper_sums: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Centres (n, 2) and sizes (n,) of the marks of one ink mask that may be a rank or a suit: a glyph's size
     and solidity, mostly ringed by paper (``paper_sums``: the paper mask's integral image)."""
     h, w = ink.shape
@@ -206,8 +210,8 @@ def _marks(ink: np.ndarray, paper_sums: np.ndarray) -> tuple[np.ndarray, np.ndar
     return centroids[1:][ids].astype(np.float32), size[ids]
 
 
-def _nearest_partners(center: np.ndarray, size: np.ndarray,
-                      partners: tuple[np.ndarray, np.ndarray] | None = None) -> Candidates:
+def _nearest_partners(center: NDArray[Any], size: NDArray[Any],
+                      partners: tuple[NDArray[Any], NDArray[Any]] | None = None) -> Candidates:
     """Each mark (centre, size) paired with its ``MAX_PARTNERS`` nearest marks of a suit's size and
     distance (ties by position across the frame). Each mark is compared only with the marks within its
     reach (``_within_reach``): a frame of print has thousands of marks, all against all would cost
@@ -255,8 +259,8 @@ def _nearest_partners(center: np.ndarray, size: np.ndarray,
     return Candidates(center.take(ri, axis=0), vec.take(by, axis=0) / dist[:, None], dist)
 
 
-def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | None = None
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def _within_reach(center: NDArray[Any], reach: NDArray[Any], among: NDArray[Any] | None = None
+                  ) -> tuple[NDArray[Any], NDArray[Any]]:
     """Index pairs (i, j), by i, with mark j of ``among`` (centres; the marks themselves by default, i == j
     included) within ``reach[i]`` of mark i across and down (a square around it).
 
@@ -294,7 +298,7 @@ def _within_reach(center: np.ndarray, reach: np.ndarray, among: np.ndarray | Non
     return i, j
 
 
-def _distinct(found: Candidates) -> np.ndarray:
+def _distinct(found: Candidates) -> NDArray[Any]:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
     cells = np.floor(np.vstack([found.rank.T[::-1], found.suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
@@ -316,7 +320,7 @@ def _distinct(found: Candidates) -> np.ndarray:
     return np.flatnonzero(keep)
 
 
-def ink_depth(lo: np.ndarray) -> np.ndarray:
+def ink_depth(lo: NDArray[Any]) -> NDArray[Any]:
     """How far each pixel of the darkest channel lies from the brightest paper within a few glyphs' reach
     toward the darkest ink there (0 as bright as the paper, 255 as dark as the ink), measured against a
     spread of at least ``LEAST_SPREAD`` of the paper's brightness (so where there is no ink nearby, the
@@ -337,7 +341,7 @@ def ink_depth(lo: np.ndarray) -> np.ndarray:
     return cv2.divide(cv2.subtract(paper, lo), spread, scale=255)
 
 
-def paper_mask(planes: Planes) -> np.ndarray:
+def paper_mask(planes: Planes) -> NDArray[Any]:
     """Card paper (1) and red ink (1) versus anything else (0): bright for its neighbourhood, colourless
     and smooth. Carpet, wood and cloth fail one of the three (grain and fibres are not smooth).
 
@@ -356,13 +360,15 @@ def paper_mask(planes: Planes) -> np.ndarray:
     small = cv2.resize(lo, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
     least = cv2.resize(_times(cv2.dilate(small, np.ones((7, 7), np.uint8)), 0.6), (lo.shape[1], lo.shape[0]))
     rough = cv2.subtract(cv2.dilate(lo, np.ones((3, 3), np.uint8)), lo)
-    bright = cv2.bitwise_and(cv2.compare(lo, 60, cv2.CMP_GT), cv2.compare(sat, 60, cv2.CMP_LT))
+    # OpenCV's stubs take no number for src2
+    bright = cv2.bitwise_and(cv2.compare(lo, 60, cv2.CMP_GT), cv2.compare(sat, 60, cv2.CMP_LT))  # type: ignore[call-overload]
     bright = cv2.bitwise_and(bright, cv2.compare(lo, least, cv2.CMP_GE))  # 0.6 of the brightest nearby
-    bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))
-    return cv2.bitwise_and(cv2.bitwise_or(bright, cv2.compare(red, 60, cv2.CMP_GT)), 1)
+    bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))  # type: ignore[call-overload]
+    mask: NDArray[Any] = cv2.bitwise_and(cv2.bitwise_or(bright, cv2.compare(red, 60, cv2.CMP_GT)), 1)  # type: ignore[call-overload]
+    return mask
 
 
-def _times(image: np.ndarray, share: float) -> np.ndarray:
+def _times(image: NDArray[Any], share: float) -> NDArray[Any]:
     """A uint8 image times ``share``, rounded (by a look-up table: quicker than ``cv2.multiply``).
 
     >>> _times(np.array([[0, 100, 255]], np.uint8), 0.6).tolist()
@@ -375,13 +381,13 @@ def _empty() -> Candidates:
     return Candidates(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
 
 
-def _ring_share(integral: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarray, bh: np.ndarray,
-                size: np.ndarray) -> np.ndarray:
+def _ring_share(integral: NDArray[Any], x: NDArray[Any], y: NDArray[Any], bw: NDArray[Any], bh: NDArray[Any],
+                size: NDArray[Any]) -> NDArray[Any]:
     """The share of paper in a band around each box (x, y, bw, bh), a third of its size wide (``integral``:
     the paper mask's integral image)."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
 
-    def box_sum(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def box_sum(x0: NDArray[Any], y0: NDArray[Any], x1: NDArray[Any], y1: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         x0, x1 = np.clip(x0, 0, w).astype(int), np.clip(x1, 0, w).astype(int)
         y0, y1 = np.clip(y0, 0, h).astype(int), np.clip(y1, 0, h).astype(int)
         total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
@@ -390,10 +396,11 @@ def _ring_share(integral: np.ndarray, x: np.ndarray, y: np.ndarray, bw: np.ndarr
     m = np.maximum(2, size / 3)
     outer, outer_area = box_sum(x - m, y - m, x + bw + m, y + bh + m)
     inner, inner_area = box_sum(x, y, x + bw, y + bh)
-    return (outer - inner) / np.maximum(outer_area - inner_area, 1)
+    out: NDArray[Any] = (outer - inner) / np.maximum(outer_area - inner_area, 1)
+    return out
 
 
-def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
+def features(frame: NDArray[Any] | Planes, found: Candidates) -> NDArray[Any]:
     """One row of classifier inputs per candidate: the upright ink patch, its coarse redness, and a
     coarse view of the surroundings (where a corner's card edges are), all relative to the paper."""
     out = np.empty((len(found), FEATURES), np.float32)
@@ -402,7 +409,7 @@ def features(frame: np.ndarray | Planes, found: Candidates) -> np.ndarray:
     return out
 
 
-def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def feature_blocks(frame: NDArray[Any] | Planes, found: Candidates) -> Iterator[tuple[NDArray[Any], NDArray[Any]]]:
     """The rows of ``features`` a block of at most ``_BLOCK`` candidates at a time: (the block's candidate
     indices, its rows), so a caller can set rows aside before the next block is made.
 
@@ -412,8 +419,8 @@ def feature_blocks(frame: np.ndarray | Planes, found: Candidates) -> Iterator[tu
         yield rows, _normalised(*samples)
 
 
-def glance_blocks(frame: np.ndarray | Planes, found: Candidates, stride: int, order: np.ndarray | None = None
-                  ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def glance_blocks(frame: NDArray[Any] | Planes, found: Candidates, stride: int, order: NDArray[Any] | None = None
+                  ) -> Iterator[tuple[NDArray[Any], NDArray[Any]]]:
     """A cheap look at each candidate (or at those of ``order``: indices, by scale as ``Candidates.by_scale``
     orders them), a block at a time as ``feature_blocks``: the rows of ``glance_view`` (one point in
     ``stride`` each way of the patch's points, renormalised by their own contrast), sampled straight from
@@ -424,7 +431,7 @@ def glance_blocks(frame: np.ndarray | Planes, found: Candidates, stride: int, or
         yield rows, _glance_normalised(*samples, glance.mark)
 
 
-def glances(frame: np.ndarray | Planes, found: Candidates, stride: int) -> np.ndarray:
+def glances(frame: NDArray[Any] | Planes, found: Candidates, stride: int) -> NDArray[Any]:
     """All rows of ``glance_blocks``, in the candidates' order."""
     out = np.empty((len(found), glance_features(stride)), np.float32)
     for rows, x in glance_blocks(frame, found, stride):
@@ -432,9 +439,9 @@ def glances(frame: np.ndarray | Planes, found: Candidates, stride: int) -> np.nd
     return out
 
 
-def _sampled_blocks(frame: np.ndarray | Planes, found: Candidates, points: np.ndarray, bounds: list[int],
-                    block: int, order: np.ndarray | None = None
-                    ) -> Iterator[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+def _sampled_blocks(frame: NDArray[Any] | Planes, found: Candidates, points: NDArray[Any], bounds: list[int],
+                    block: int, order: NDArray[Any] | None = None
+                    ) -> Iterator[tuple[NDArray[Any], tuple[NDArray[Any], NDArray[Any], NDArray[Any]]]]:
     """Raw samples (uint8) of ``points`` (the ink patch's, its redness's and the surroundings' points, one
     after the other as ``bounds`` splits them, in scale units) of each block of ``block`` candidates, by
     scale (or of ``order``'s, in its order). A glance at stride s takes blocks of ``_BLOCK`` s^2 / 4
@@ -461,7 +468,7 @@ _POINTS = np.vstack([_GRID, _COARSE_GRID, _CONTEXT])
 _POINT_BOUNDS = np.cumsum([0, len(_GRID), len(_COARSE_GRID), len(_CONTEXT)]).tolist()
 
 
-def _every(h: int, w: int, stride: int) -> np.ndarray:
+def _every(h: int, w: int, stride: int) -> NDArray[Any]:
     """Indices, in a row-major h x w grid, of one point in ``stride`` each way (the middle one of each
     stride, or the one after it).
 
@@ -478,11 +485,11 @@ class _Glance:
     surroundings (as ``features`` orders them), which of the ink points lie on the rank mark, and all the
     points in scale units, split by ``bounds`` into the three."""
 
-    ink: np.ndarray
-    red: np.ndarray
-    around: np.ndarray
-    mark: np.ndarray
-    points: np.ndarray
+    ink: NDArray[Any]
+    red: NDArray[Any]
+    around: NDArray[Any]
+    mark: NDArray[Any]
+    points: NDArray[Any]
     bounds: list[int]
 
 
@@ -510,9 +517,9 @@ def glance_features(stride: int) -> int:
     return len(_glance(stride).points)
 
 
-def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
+def glance_view(x: NDArray[Any], stride: int) -> NDArray[Any]:
     """The glance at ``stride`` (``glance_blocks``) of each row of ``features`` (floats 0..1, or uint8 as
-    ``vision.train`` keeps them), as floats 0..1: the glance's points, renormalised by their own contrast,
+    ``tools.cards.train`` keeps them), as floats 0..1: the glance's points, renormalised by their own contrast,
     just as ``glance_blocks`` does from the frame. The two agree, but for the rounding of uint8 rows:
     features are an affine function of the pixels (ink 1 at the rank mark's darkest, 0 at the patch's
     brightest), clipped where the glance clips too (see ``_glance_normalised``). So a pre-screen fitted on
@@ -530,10 +537,11 @@ def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
     around = x[:, FEATURES - CONTEXT * CONTEXT + glance.around]
     out = np.hstack([ink - bright, red, around - bright]) / span
     out[(dark <= bright)[:, 0]] = 0
-    return np.clip(out, 0, 1, out=out)
+    clipped: NDArray[Any] = np.clip(out, 0, 1, out=out)
+    return clipped
 
 
-def _glance_normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray, mark: np.ndarray) -> np.ndarray:
+def _glance_normalised(ink: NDArray[Any], coarse: NDArray[Any], around: NDArray[Any], mark: NDArray[Any]) -> NDArray[Any]:
     """Glance rows from samples (n, k each, uint8) of the glance's points: paper is the brightest of the
     glance's ink points, ink the darkest of those on the rank mark (``mark``); redness is twice the red
     over that contrast (as in ``_normalised``). Everything is clipped to 0..1, as ``features`` clips: a
@@ -547,7 +555,7 @@ def _glance_normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray, 
     return out
 
 
-def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.ndarray:
+def _normalised(ink: NDArray[Any], coarse: NDArray[Any], around: NDArray[Any]) -> NDArray[Any]:
     """Feature rows from samples (n, k each, uint8) of the ink patch, its redness and its surroundings: paper is
     the brightest of the patch, ink the darkest of the rank mark (not of the table beside it)."""
     n = len(ink)
@@ -556,7 +564,7 @@ def _normalised(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray) -> np.n
     return _scaled(ink, coarse, around, p_lo + span, span)  # 1 - (v - p_lo) / span is (top - v) / span
 
 
-def _scaled(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray, top: np.ndarray, span: np.ndarray) -> np.ndarray:
+def _scaled(ink: NDArray[Any], coarse: NDArray[Any], around: NDArray[Any], top: NDArray[Any], span: NDArray[Any]) -> NDArray[Any]:
     """Rows of (top - ink) / span, 2 coarse / span and (top - around) / span (``top`` and ``span``: n x 1),
     clipped to 0..1."""
     out = np.empty((len(ink), ink.shape[1] + coarse.shape[1] + around.shape[1]), np.float32)
@@ -568,7 +576,7 @@ def _scaled(ink: np.ndarray, coarse: np.ndarray, around: np.ndarray, top: np.nda
     return np.clip(out, 0, 1, out=out)
 
 
-def _sample_patches(pyramid: list[np.ndarray], points: tuple[np.ndarray, np.ndarray], step: np.ndarray) -> np.ndarray:
+def _sample_patches(pyramid: list[NDArray[Any]], points: tuple[NDArray[Any], NDArray[Any]], step: NDArray[Any]) -> NDArray[Any]:
     """Bilinear samples (n, k, uint8) at image ``points`` (x and y, each n x k, n under 32767 as ``cv2.remap``
     wants) from the pyramid level whose pixels are about ``step`` (n,) apart, so large corners are not
     aliased; one ``cv2.remap`` call for each run of rows at one level (rows sorted by step make few runs)."""

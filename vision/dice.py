@@ -20,7 +20,7 @@ A die still rolling is blurred past reading. A cocked die (one edge on the floor
 against a die or the tray's wall) is reported unknown, so the roll is not scored until it is set flat or
 re-rolled (``cocked``): when its top face is seen foreshortened against the frame's other top faces (a
 camera over the tray sees every flat top face alike), or else when a small network (``judge``, trained on
-renders by ``vision.train_dice``) takes it for cocked from the colour around its top face: the die's
+renders by ``tools.dice.train``) takes it for cocked from the colour around its top face: the die's
 sides and shadow, which show where a flat die's do not. One tilted so far that its top is seen edge-on
 is dropped. The reading is checked against the score guide's
 dice: more dice than the game has, a face that is on no die, or faces no assignment of dice could show
@@ -45,6 +45,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
@@ -100,7 +101,7 @@ CROP, CROP_SPAN = 56, 2.6
 stickers' sides across (about two dice), turned so that the way out from the middle of the frame is up."""
 JUDGED_COCKED = 3.0
 """A top face the judge scores above this (log odds) is on a cocked die. Picked on 1,500 tuning trays
-(``vision.train_dice``, seeds 208000 on; 7,079 flat and 4,354 cocked dice read as a face): 2 flat dice
+(``tools.dice.train``, seeds 208000 on; 7,079 flat and 4,354 cocked dice read as a face): 2 flat dice
 score above it (the next highest 2.5) and 99.1 % of the cocked ones (2.75: 2 flat, 99.2 %; 2.25: 5 flat).
 On 1,500 check trays (400000 on): 1 of 7,098 flat dice above it, 34 of 4,356 cocked ones not (14 of the
 266 leaning 18-19 degrees, the least a die cocks)."""
@@ -133,7 +134,7 @@ class DiceReading:
         return {"dice": [die.as_json() for die in self.dice], "problems": list(self.problems)}
 
 
-def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None, within: np.ndarray | None = None) -> DiceReading:
+def read_dice(frame: NDArray[Any], guide: ScoreGuide | None = None, within: NDArray[Any] | None = None) -> DiceReading:
     """Every die's top face in a BGR frame, read or unknown, checked against the guide's dice; with
     ``within`` (a polygon, image pixels), only the dice whose centre lies inside it (the dice tray).
 
@@ -165,7 +166,7 @@ def read_dice(frame: np.ndarray, guide: ScoreGuide | None = None, within: np.nda
     return DiceReading(tuple(dice), tuple(check_faces([die.face for die in dice], guide or default_guide())))
 
 
-def top_faces(image: np.ndarray) -> list[Sticker]:
+def top_faces(image: NDArray[Any]) -> list[Sticker]:
     """The dice's top faces in a BGR image, read (one a die)."""
     return _apart([seen for seen in read_stickers(image) if seen.is_die])
 
@@ -185,7 +186,7 @@ def _apart(stickers: list[Sticker]) -> list[Sticker]:
     return kept
 
 
-def cocked(image: np.ndarray, stickers: Sequence[Sticker], middle: tuple[float, float]) -> list[bool]:
+def cocked(image: NDArray[Any], stickers: Sequence[Sticker], middle: tuple[float, float]) -> list[bool]:
     """Which of the top faces found in an image are on cocked dice: those seen foreshortened against the
     others (``foreshortened``), and, of the rest read as a face, those the judge takes for cocked
     (``judge``; ``middle`` is the point of the image under the camera)."""
@@ -209,7 +210,7 @@ def foreshortened(stickers: Sequence[Sticker]) -> list[bool]:
     return [flatness(undo @ shape @ undo) < COCKED for shape in shapes]
 
 
-def die_patches(image: np.ndarray, stickers: Sequence[Sticker], middle: tuple[float, float]) -> np.ndarray:
+def die_patches(image: NDArray[Any], stickers: Sequence[Sticker], middle: tuple[float, float]) -> NDArray[Any]:
     """What the judge sees of each sticker's die, (n, 5, CROP, CROP) float32: the colour around its top
     face (BGR over the sticker paper's) in a square CROP_SPAN sticker sides across, centred on the
     sticker and turned by a quarter turn of the sticker's own axes so that ``middle`` lies below it;
@@ -249,9 +250,9 @@ def _judge_net() -> Any:
     return onnx_net(MODEL)
 
 
-def judge(patches: np.ndarray, net: Any = None) -> np.ndarray:
+def judge(patches: NDArray[Any], net: Any = None) -> NDArray[Any]:
     """The log odds that each die is cocked, from its ``die_patches``: a small convolutional network
-    trained on renders by ``vision.train_dice`` (``net``: the committed one unless given). A die it scores
+    trained on renders by ``tools.dice.train`` (``net``: the committed one unless given). A die it scores
     within ``DOUBT`` of ``JUDGED_COCKED`` is asked again as its mirror image (the network was trained on
     both), and the two answers averaged: fewer flat dice score high so, and the other dice (nine in ten)
     cost no second look."""
@@ -265,13 +266,13 @@ def judge(patches: np.ndarray, net: Any = None) -> np.ndarray:
     return odds
 
 
-def _forward(net: Any, patches: np.ndarray) -> np.ndarray:
+def _forward(net: Any, patches: NDArray[Any]) -> NDArray[Any]:
     net.setInput(np.ascontiguousarray(patches, np.float32))
-    out: np.ndarray = net.forward().reshape(-1).copy()
+    out: NDArray[Any] = net.forward().reshape(-1).copy()
     return out
 
 
-def mirrored(patches: np.ndarray) -> np.ndarray:
+def mirrored(patches: NDArray[Any]) -> NDArray[Any]:
     """``die_patches`` of the dice's mirror images: each patch flipped left to right, and the way out
     across it reversed.
 
@@ -285,13 +286,13 @@ def mirrored(patches: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unit(metric: np.ndarray) -> np.ndarray:
+def _unit(metric: NDArray[Any]) -> NDArray[Any]:
     """A metric scaled to determinant 1: its shape without its size."""
-    out: np.ndarray = metric / np.sqrt(max(abs(float(np.linalg.det(metric))), 1e-12))
+    out: NDArray[Any] = metric / np.sqrt(max(abs(float(np.linalg.det(metric))), 1e-12))
     return out
 
 
-def flatness(metric: np.ndarray) -> float:
+def flatness(metric: NDArray[Any]) -> float:
     """How face-on a surface looks, from its metric J Jᵀ (2x2): the shorter over the longer axis, 1 when
     it faces the camera, smaller as it slants away.
 
@@ -302,7 +303,7 @@ def flatness(metric: np.ndarray) -> float:
     return float(np.sqrt(max(low, 0.0) / high)) if high > 0 else 0.0
 
 
-def _as_bgr(frame: object) -> np.ndarray:
+def _as_bgr(frame: object) -> NDArray[Any]:
     """The frame, checked: a 3-channel uint8 image."""
     if not isinstance(frame, np.ndarray):
         raise TypeError(f"a frame is a numpy array (BGR image), not {type(frame).__name__}")
@@ -336,13 +337,13 @@ def check_faces(faces: Sequence[Card | None], guide: ScoreGuide) -> list[str]:
 
 # ----------------------------------------------------------------------------------------------- finding
 
-def bright_masks(image: np.ndarray) -> Iterator[np.ndarray]:
+def bright_masks(image: NDArray[Any]) -> Iterator[NDArray[Any]]:
     """For each (size, share) in ``BRIGHT``, the pixels brighter than that share of the brightest pixel in
     the square of that size around them: sticker windows are white regions in these masks, enclosed by
     their frames. Each mask is made when it is asked for."""
     b, g, r = channels(image)
     lo = cv2.medianBlur(cv2.min(b, cv2.min(g, r)), 3)  # sensor noise would riddle dark felt with specks
-    nears: dict[int, np.ndarray] = {}
+    nears: dict[int, NDArray[Any]] = {}
     for size, share in BRIGHT:
         if size not in nears:
             nears[size] = cv2.dilate(lo, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size)))
@@ -350,7 +351,7 @@ def bright_masks(image: np.ndarray) -> Iterator[np.ndarray]:
 
 
 @cache
-def _least_bright(share: float) -> np.ndarray:
+def _least_bright(share: float) -> NDArray[Any]:
     """For each brightness of the brightest pixel around, the least a bright pixel has (``share`` of it), or
     0 when that brightest is under PAPER: all are bright, as one with the felt around them.
 
@@ -359,11 +360,11 @@ def _least_bright(share: float) -> np.ndarray:
     """
     least = np.round(np.arange(256) * share)
     least[:PAPER] = 0
-    out: np.ndarray = least.astype(np.uint8)
+    out: NDArray[Any] = least.astype(np.uint8)
     return out
 
 
-def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> list[np.ndarray]:
+def windows(bright: NDArray[Any], done: Sequence[tuple[float, float]] = ()) -> list[NDArray[Any]]:
     """The corners (4x2 float32, clockwise on screen) of every white window framed like a sticker's in a
     mask of bright pixels, but for windows around the points ``done`` (stickers already read)."""
     contours, hierarchy = cv2.findContours(bright, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
@@ -392,7 +393,7 @@ def windows(bright: np.ndarray, done: Sequence[tuple[float, float]] = ()) -> lis
     return quads
 
 
-def _quad(contour: np.ndarray, holes: float) -> np.ndarray | None:
+def _quad(contour: NDArray[Any], holes: float) -> NDArray[Any] | None:
     """The four corners of the white region inside ``contour`` (with ``holes`` of that area in it, the
     glyph) if it is a quadrilateral window, each side a line fitted to its edge."""
     hull = cv2.convexHull(contour)
@@ -446,11 +447,11 @@ _NEXT = np.array([1, 2, 3, 0])
 class Templates:
     """What the reader compares stickers with, all drawn from the printed design (``vision.dice_faces``)."""
 
-    stickers: np.ndarray  # (6, PATCH * PATCH) the normalised ink of a whole sticker of each rank
-    ranks: np.ndarray  # (6, window cells) the normalised ink of each rank glyph, ``RANKS`` order
-    suits: np.ndarray  # (4, 3) each suit's hue (see ``_hue``), ``SUITS`` order
-    weights: np.ndarray  # (window cells, 6) and
-    offsets: np.ndarray  # (6,): the rank discriminant (see ``_discriminant``)
+    stickers: NDArray[Any]  # (6, PATCH * PATCH) the normalised ink of a whole sticker of each rank
+    ranks: NDArray[Any]  # (6, window cells) the normalised ink of each rank glyph, ``RANKS`` order
+    suits: NDArray[Any]  # (4, 3) each suit's hue (see ``_hue``), ``SUITS`` order
+    weights: NDArray[Any]  # (window cells, 6) and
+    offsets: NDArray[Any]  # (6,): the rank discriminant (see ``_discriminant``)
 
 
 RANKS = PINOCHLE_RANKS
@@ -474,7 +475,7 @@ def templates() -> Templates:
                      *_discriminant(np.random.default_rng(0)))
 
 
-def _discriminant(rng: np.random.Generator, per_face: int = 30) -> tuple[np.ndarray, np.ndarray]:
+def _discriminant(rng: np.random.Generator, per_face: int = 30) -> tuple[NDArray[Any], NDArray[Any]]:
     """A linear discriminant of the ranks (shared covariance, shrunk), fitted on the stickers as the
     reader samples them: each face drawn, blurred by a random amount, its window's corners found a little
     off, sampled by ``_sample``, lit unevenly and noisy. It tells apart glyphs whose plain correlation is
@@ -501,13 +502,13 @@ def _discriminant(rng: np.random.Generator, per_face: int = 30) -> tuple[np.ndar
     return weights.astype(np.float32), (-0.5 * np.sum(means.T * weights, axis=0)).astype(np.float32)
 
 
-def _window_ink(ink: np.ndarray) -> np.ndarray:
+def _window_ink(ink: NDArray[Any]) -> NDArray[Any]:
     """The normalised ink (see ``_ink``) of the windows of patches (..., PATCH, PATCH), flattened."""
     window = ink[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1]]
     return _normalise(window.reshape(*window.shape[:-2], -1))
 
 
-def _hue(patches: np.ndarray) -> np.ndarray:
+def _hue(patches: NDArray[Any]) -> NDArray[Any]:
     """The ink's colour in white-balanced patches (..., PATCH, PATCH, 3) -> (..., 3): its summed departure
     from grey per unit of summed darkness (black ink is (0, 0, 0)). Blur and the camera's coarse colour
     sampling move colour about but keep its sum, so every ink pixel of frame, band and glyph counts, however
@@ -515,12 +516,12 @@ def _hue(patches: np.ndarray) -> np.ndarray:
     cells = patches.reshape(*patches.shape[:-3], -1, 3)
     grey = cells.mean(axis=-1, keepdims=True)
     dark = np.clip(1 - grey, 0, None)
-    out: np.ndarray = (((cells - grey) * (dark > 0)).sum(axis=-2)
+    out: NDArray[Any] = (((cells - grey) * (dark > 0)).sum(axis=-2)
                        / np.maximum(dark.sum(axis=(-2, -1)), 1e-6)[..., None]).astype(np.float32)
     return out
 
 
-def _suits(hues: np.ndarray) -> np.ndarray:
+def _suits(hues: NDArray[Any]) -> NDArray[Any]:
     """The suit (index in SUITS) of ink of each hue (n, 3), or -1 where it is not clear.
 
     >>> _suits(np.array([[0.02, 0, -0.02], [-0.2, -0.2, 0.4], [0.1, 0.05, -0.1], [0.3, 0.3, -0.6]])).tolist()
@@ -531,32 +532,32 @@ def _suits(hues: np.ndarray) -> np.ndarray:
     cosines = hues @ colours.T / (np.linalg.norm(colours, axis=1) * np.maximum(lengths, 1e-12)[:, None])
     ordered = np.sort(cosines, axis=1)
     coloured = (lengths >= COLOURED) & (ordered[:, -1] >= HUE_COSINE) & (ordered[:, -2] <= HUE_OTHER)
-    out: np.ndarray = np.where(lengths < GREY, 0, np.where(coloured, cosines.argmax(axis=1) + 1, -1))
+    out: NDArray[Any] = np.where(lengths < GREY, 0, np.where(coloured, cosines.argmax(axis=1) + 1, -1))
     return out
 
 
-def _normalise(v: np.ndarray) -> np.ndarray:
+def _normalise(v: NDArray[Any]) -> NDArray[Any]:
     v = v - v.mean(axis=-1, keepdims=True)
-    out: np.ndarray = v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+    out: NDArray[Any] = v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
     return out
 
 
 _WINDOW_CELLS = tuple(slice(round(a * PATCH), round(b * PATCH)) for a, b in ((WINDOW[1], WINDOW[3]), (WINDOW[0], WINDOW[2])))
 
 
-def _balance(patches: np.ndarray) -> np.ndarray:
+def _balance(patches: NDArray[Any]) -> NDArray[Any]:
     """Patches (..., PATCH, PATCH, 3) divided, channel by channel, by their paper's colour: the brightest
     tenth of each window."""
     window = patches[..., _WINDOW_CELLS[0], _WINDOW_CELLS[1], :].reshape(*patches.shape[:-3], -1, 3)
     tenth = int(0.9 * (window.shape[-2] - 1))
     white = np.partition(window, tenth, axis=-2)[..., tenth, :]
-    out: np.ndarray = patches / np.maximum(white, 8)[..., None, None, :]
+    out: NDArray[Any] = patches / np.maximum(white, 8)[..., None, None, :]
     return out
 
 
-def _ink(balanced: np.ndarray) -> np.ndarray:
+def _ink(balanced: NDArray[Any]) -> NDArray[Any]:
     """The darkest channel of balanced patches: how dark the ink is, whatever its colour."""
-    out: np.ndarray = np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
+    out: NDArray[Any] = np.minimum(np.minimum(balanced[..., 0], balanced[..., 1]), balanced[..., 2])
     return out
 
 
@@ -566,7 +567,7 @@ class Sticker:
     far the best beat the runner-up."""
 
     centre: tuple[float, float]
-    jacobian: np.ndarray  # 2x2: image pixels per unit of the sticker's x and y at its centre
+    jacobian: NDArray[Any]  # 2x2: image pixels per unit of the sticker's x and y at its centre
     layout: float
     turn_margin: float
     rank: int  # index in RANKS, the glyph correlating best
@@ -597,12 +598,12 @@ class Sticker:
         return self.rank_score if self.suit is not None else 0.0
 
 
-def read_stickers(image: np.ndarray) -> list[Sticker]:
+def read_stickers(image: NDArray[Any]) -> list[Sticker]:
     """Each sticker-like window found in a BGR image, read: first in the mask of the first brightness
     level, then in the next masks only where no sticker was read yet (nor the same window found)."""
     stickers: list[Sticker] = []
     tried = np.empty((0, 4, 2), np.float32)  # windows read already: a later mask finding one again is skipped
-    reduced: dict[int, np.ndarray] = {}  # the image reduced for big windows (``_sample``), made once
+    reduced: dict[int, NDArray[Any]] = {}  # the image reduced for big windows (``_sample``), made once
     for bright in bright_masks(image):
         quads = windows(bright, [seen.centre for seen in stickers if seen.face is not None])
         quads = [quad for quad, known in zip(quads, _among(quads, tried), strict=True) if not known]
@@ -612,7 +613,7 @@ def read_stickers(image: np.ndarray) -> list[Sticker]:
     return stickers
 
 
-def _among(quads: Sequence[np.ndarray], tried: np.ndarray) -> np.ndarray:
+def _among(quads: Sequence[NDArray[Any]], tried: NDArray[Any]) -> NDArray[Any]:
     """Whether each window's corners are within a pixel of those of a window in ``tried`` (n, 4, 2), in any turn.
 
     >>> square = np.array([(0, 0), (9, 0), (9, 9), (0, 9)], np.float32)
@@ -622,11 +623,11 @@ def _among(quads: Sequence[np.ndarray], tried: np.ndarray) -> np.ndarray:
     if not len(tried) or not len(quads):
         return np.zeros(len(quads), bool)
     gaps = np.linalg.norm(tried[None, :, None] - np.asarray(quads)[:, None, :, None], axis=-1)  # (quads, tried, 4, 4)
-    out: np.ndarray = (gaps.min(axis=3).max(axis=2) < 1.0).any(axis=1)
+    out: NDArray[Any] = (gaps.min(axis=3).max(axis=2) < 1.0).any(axis=1)
     return out
 
 
-def _read(image: np.ndarray, quads: list[np.ndarray], reduced: dict[int, np.ndarray]) -> list[Sticker]:
+def _read(image: NDArray[Any], quads: list[NDArray[Any]], reduced: dict[int, NDArray[Any]]) -> list[Sticker]:
     """The stickers whose windows have the corners ``quads``, read (``reduced``: see ``_sample``)."""
     t = templates()
     patches, homographies = _sample(image, quads, reduced)  # (n, 4 turns, PATCH, PATCH, 3), (n, 4, 3, 3)
@@ -651,7 +652,7 @@ def _read(image: np.ndarray, quads: list[np.ndarray], reduced: dict[int, np.ndar
             for k in rows]
 
 
-def _centres(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _centres(m: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Where homographies (n, 3, 3) put the sticker's centre (n, 2), and their Jacobians there (n, 2, 2: image
     pixels per sticker side).
 
@@ -662,7 +663,7 @@ def _centres(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mapped = m @ (0.5, 0.5, 1.0)  # (n, 3)
     w = mapped[:, 2:]
     centres = mapped[:, :2] / w
-    jacobians: np.ndarray = (m[:, :2, :2] - centres[:, :, None] * m[:, 2:, :2]) / w[:, :, None]
+    jacobians: NDArray[Any] = (m[:, :2, :2] - centres[:, :, None] * m[:, 2:, :2]) / w[:, :, None]
     return centres, jacobians
 
 
@@ -674,8 +675,8 @@ _POINTS = np.array([(u, v, 1.0) for v in (np.arange(PATCH) + 0.5) / PATCH for u 
 """The patch's cells in sticker units (homogeneous), row by row."""
 
 
-def _sample(image: np.ndarray, quads: list[np.ndarray], reduced: dict[int, np.ndarray] | None = None,
-            ) -> tuple[np.ndarray, np.ndarray]:
+def _sample(image: NDArray[Any], quads: list[NDArray[Any]], reduced: dict[int, NDArray[Any]] | None = None,
+            ) -> tuple[NDArray[Any], NDArray[Any]]:
     """Each sticker as PATCH x PATCH float BGR patches, one for each corner of the window taken as its
     top left (turn), and the homographies (n, 4, 3, 3) from sticker units to the image in each turn. Big
     stickers are sampled from the image reduced by a power of two, kept in ``reduced`` (by the power) for

@@ -27,8 +27,11 @@ ValueError: 2H is not a Pinzique face: the dice show 9, 10, J, Q, K and A
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import PINOCHLE_RANKS, ScoreGuide
@@ -70,7 +73,7 @@ def faces(guide: ScoreGuide) -> list[Card]:
     return sorted(shown, key=lambda card: (card.suit.index, PINOCHLE_RANKS.index(card.rank)))
 
 
-def face_image(card: Card, size: int = 150) -> np.ndarray:
+def face_image(card: Card, size: int = 150) -> NDArray[Any]:
     """The sticker of ``card`` as a ``size`` x ``size`` BGR image (150 px is 12.7 mm at 300 dpi)."""
     if card.rank not in PINOCHLE_RANKS:
         raise ValueError(f"{card} is not a Pinzique face: the dice show 9, 10, J, Q, K and A")
@@ -90,7 +93,7 @@ def _box(box: tuple[float, float, float, float], side: int) -> tuple[int, int, i
     return round(x0 * side), round(y0 * side), round(x1 * side), round(y1 * side)
 
 
-def _draw_rank(canvas: np.ndarray, text: str, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
+def _draw_rank(canvas: NDArray[Any], text: str, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
     """The rank in DejaVu Sans Bold, emboldened, stretched to fill ``box``."""
     from PIL import Image, ImageDraw
 
@@ -119,7 +122,7 @@ _SUIT_SHAPES: dict[Suit, tuple[tuple[tuple[float, float, float], ...], tuple[tup
 }
 
 
-def _draw_suit(canvas: np.ndarray, suit: Suit, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
+def _draw_suit(canvas: NDArray[Any], suit: Suit, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
     """The suit symbol drawn from circles and polygons, filling ``box``."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0

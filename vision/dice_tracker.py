@@ -40,6 +40,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card
 from scoring.pinzique_guide import ScoreGuide
@@ -211,11 +212,11 @@ class SettledDice:
         if calibration is not None and not any(zone.name == "tray" for zone in calibration.zones):
             raise ZoneError("the calibration has no 'tray' zone: the dice are read there")
 
-    def __call__(self, frame: np.ndarray) -> list[Card | None] | None:
+    def __call__(self, frame: NDArray[np.uint8]) -> list[Card | None] | None:
         roll = self.tracker.update(self.read(frame))
         return None if roll is None else roll.faces
 
-    def read(self, frame: np.ndarray) -> DiceReading:
+    def read(self, frame: NDArray[np.uint8]) -> DiceReading:
         """The dice in the frame: in the tray, with a calibration."""
         if self.calibration is None:
             return read_dice(frame, self.tracker.guide)

@@ -17,7 +17,7 @@ only the corners the reader takes surely as an index but cannot read surely; the
 such network, trained apart) is asked only to confirm the expert's reading of the corners the expert
 cannot read surely alone. The models are ``vision/models/index_reader.npz`` (the screens, their pass marks,
 card geometry), ``index_reader.onnx`` (reader), ``index_reader.expert.onnx`` (expert) and
-``index_reader.second.onnx`` (second expert) beside it, made by ``python -m vision.train`` from synthetic
+``index_reader.second.onnx`` (second expert) beside it, made by ``python -m tools.cards.train`` from synthetic
 card tables only.
 
 >>> import numpy as np
@@ -35,6 +35,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Rank, Suit
 from vision import corners
@@ -50,7 +51,7 @@ GEOMETRY = ("centre_x", "centre_y", "card_height")
 """The median card geometry saved with the screen, in index units (see ``Reader``)."""
 
 
-def screen_view(x: np.ndarray) -> np.ndarray:
+def screen_view(x: NDArray[Any]) -> NDArray[Any]:
     """The screen's inputs from full feature rows: the ink patch averaged over 2x2 blocks, the rest as is.
 
     >>> screen_view(np.ones((3, 1104), np.float32)).shape, screen_view(np.ones((0, 1104), np.uint8)).shape
@@ -65,17 +66,19 @@ def screen_view(x: np.ndarray) -> np.ndarray:
     return np.hstack([pooled, x[:, PATCH_W * PATCH_H:]])
 
 
-def softmax(z: np.ndarray) -> np.ndarray:
+def softmax(z: NDArray[Any]) -> NDArray[Any]:
     """Row-wise softmax."""
     z = z - z.max(axis=1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    out: NDArray[Any] = e / e.sum(axis=1, keepdims=True)
+    return out
 
 
-def index_share(p_rank: np.ndarray, p_suit: np.ndarray) -> np.ndarray:
+def index_share(p_rank: NDArray[Any], p_suit: NDArray[Any]) -> NDArray[Any]:
     """How surely each row (of classes, the last axis) is an index corner at all (neither head says "not
     an index")."""
-    return 1 - np.maximum(p_rank[..., NOT_INDEX_RANK], p_suit[..., NOT_INDEX_SUIT])
+    out: NDArray[Any] = 1 - np.maximum(p_rank[..., NOT_INDEX_RANK], p_suit[..., NOT_INDEX_SUIT])
+    return out
 
 
 @dataclass(frozen=True)
@@ -84,22 +87,23 @@ class Screen:
     row is an index corner the reader would keep. Its weights are kept as float32, those under ``TINY_WEIGHT``
     as zero."""
 
-    weights: list[np.ndarray]
-    biases: list[np.ndarray]
+    weights: list[NDArray[Any]]
+    biases: list[NDArray[Any]]
 
     def __post_init__(self) -> None:
         for name in ("weights", "biases"):
             object.__setattr__(self, name, [_flushed(v) for v in getattr(self, name)])
 
-    def index(self, x: np.ndarray) -> np.ndarray:
+    def index(self, x: NDArray[Any]) -> NDArray[Any]:
         """How surely each row of ``screen_view`` inputs (floats 0..1) is an index corner, 0..1."""
         h = x
         for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
             h = np.maximum(h @ w + b, 0)
         logit = (h @ self.weights[-1] + self.biases[-1])[:, 0]
-        return 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
+        out: NDArray[Any] = 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
+        return out
 
-    def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+    def arrays(self, prefix: str = "") -> dict[str, NDArray[Any]]:
         """The weights by name (``prefix`` before each), as saved: ``w0``, ``b0``, ``w1``, ..."""
         return {f"{prefix}{name}{k}": v for name, values in (("w", self.weights), ("b", self.biases))
                 for k, v in enumerate(values)}
@@ -112,13 +116,13 @@ class Screen:
 
 
 TINY_WEIGHT = 1e-12
-"""Screen weights smaller than this are zero. Training (``vision.train.fit_screen``, Adam without weight decay)
+"""Screen weights smaller than this are zero. Training (``tools.cards.train.fit_screen``, Adam without weight decay)
 left the weights of inputs that never vary (about two thirds of the screens' weights) as subnormal floats,
 which many x86 CPUs multiply through a slow path: with them, the looks and screen took 60% of a frame here
 (a glance of 3,000 rows 59 ms instead of 0.6). Together they change no logit by more than 1e-9."""
 
 
-def _flushed(weights: np.ndarray) -> np.ndarray:
+def _flushed(weights: NDArray[Any]) -> NDArray[Any]:
     """The weights as float32, those under ``TINY_WEIGHT`` zero.
 
     >>> _flushed(np.array([0.5, -3e-41, 1e-13, 0.25])).tolist()
@@ -151,11 +155,13 @@ number of rows."""
 
 def onnx_net(path: Path, engine: int | None = CLASSIC) -> Any:
     """A ``cv2.dnn`` network read from an ONNX file, in ``engine`` where this OpenCV has engines."""
-    return cv2.dnn.readNetFromONNX(str(path)) if engine is None else cv2.dnn.readNetFromONNX(str(path), engine)
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine)  # type: ignore[call-overload, unused-ignore]  # OpenCV 4's stubs lack engines
 
 
 class ConvNet:
-    """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``vision.train``: it takes
+    """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``tools.cards.train``: it takes
     feature rows (``corners.features``, split by ``conv_inputs``) and gives rank and suit logits (outputs
     ``rank`` and ``suit``). The file has a fixed batch size, run on any number of rows."""
 
@@ -168,7 +174,7 @@ class ConvNet:
         self.path = path
         self.net = onnx_net(path, engine)
 
-    def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def logits(self, x: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """Rank and suit logits for each row of features."""
         if not len(x):
             return np.zeros((0, len(RANKS) + 1), np.float32), np.zeros((0, len(SUITS) + 1), np.float32)
@@ -177,9 +183,9 @@ class ConvNet:
             for name, part in zip(CONV_INPUTS, conv_inputs(x[start:start + self.BATCH]), strict=True):
                 self.net.setInput(np.ascontiguousarray(part, np.float32), name)
             parts.append(self.net.forward(["rank", "suit"]))
-        return tuple(np.concatenate([p[k] for p in parts]) for k in (0, 1))  # type: ignore[return-value]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def predict(self, x: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
         """Rank and suit probabilities for each row of features."""
         rank, suit = self.logits(x)
         return softmax(rank), softmax(suit)
@@ -193,16 +199,16 @@ class Look:
     screen: Screen
     pass_mark: float
 
-    def passes(self, g: np.ndarray) -> np.ndarray:
+    def passes(self, g: NDArray[Any]) -> NDArray[Any]:
         """Which rows of glances at ``stride`` this look lets through."""
-        passed: np.ndarray = self.screen.index(g) >= self.pass_mark
+        passed: NDArray[Any] = self.screen.index(g) >= self.pass_mark
         return passed
 
 
 @dataclass(frozen=True)
 class Reader:
     """The trained reader and screen, the screen's pass mark, the median card geometry in index units
-    (``centre_x``, ``centre_y``, ``card_height``; see ``vision.train``), the looks in front of the
+    (``centre_x``, ``centre_y``, ``card_height``; see ``tools.cards.train``), the looks in front of the
     screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen),
     and the expert: a wider reader asked only about the corners the reader takes surely as an index but
     cannot read surely (None: they stay unknown), and the second expert, asked to confirm the expert's reading
@@ -216,12 +222,12 @@ class Reader:
     expert: ConvNet | None = None
     second: ConvNet | None = None
 
-    def passes(self, x: np.ndarray) -> np.ndarray:
+    def passes(self, x: NDArray[Any]) -> NDArray[Any]:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
-        passed: np.ndarray = self.screen.index(screen_view(x)) >= self.screen_pass
+        passed: NDArray[Any] = self.screen.index(screen_view(x)) >= self.screen_pass
         return passed
 
-    def glanced(self, planes: corners.Planes, found: corners.Candidates) -> np.ndarray:
+    def glanced(self, planes: corners.Planes, found: corners.Candidates) -> NDArray[Any]:
         """The candidates (indices, in order) that every look lets through to the screen: each look glances
         only at those the looks before it passed, a block at a time, by scale (what a look passes stays so)."""
         ahead = found.by_scale()
@@ -232,15 +238,16 @@ class Reader:
 
 
 def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],
-         looks: tuple[Look, ...] = (), **extra: np.ndarray) -> None:
-    """Saves all but the reader (which ``vision.train`` exports beside ``path``, with the suffix ``.onnx``):
+         looks: tuple[Look, ...] = (), **extra: NDArray[Any]) -> None:
+    """Saves all but the reader (which ``tools.cards.train`` exports beside ``path``, with the suffix ``.onnx``):
     the looks as ``look_strides``, ``look_passes`` and the screens ``look0_w0``, ``look0_b0``, ..."""
-    ahead = {"look_strides": np.array([look.stride for look in looks], np.int32),
-             "look_passes": np.array([look.pass_mark for look in looks], np.float32)}
+    arrays: dict[str, Any] = {**screen.arrays("screen_"), "screen_pass": np.float32(screen_pass),
+                              **{k: np.float32(v) for k, v in geometry.items()},
+                              "look_strides": np.array([look.stride for look in looks], np.int32),
+                              "look_passes": np.array([look.pass_mark for look in looks], np.float32)}
     for k, look in enumerate(looks):
-        ahead.update(look.screen.arrays(f"look{k}_"))
-    np.savez_compressed(path, **screen.arrays("screen_"), screen_pass=np.float32(screen_pass),
-                        **{k: np.float32(v) for k, v in geometry.items()}, **ahead, **extra)
+        arrays.update(look.screen.arrays(f"look{k}_"))
+    np.savez_compressed(path, **arrays | extra)
 
 
 EXPERTS = ("expert", "second")
@@ -260,7 +267,7 @@ def expert_path(path: Path, expert: str = "expert") -> Path:
 def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
     """The looks saved in ``data`` (an ``np.load`` of the model at ``path``); a model saved before looks
     (with one pre-screen, ``prescreen_*``) is refused, naming the refit."""
-    refit = "refit it (python -m vision.train --screen-only)"
+    refit = "refit it (python -m tools.cards.train --screen-only)"
     if "look_strides" not in data:
         raise ValueError(f"{path} was saved before the looks (one pre-screen): {refit}")
     looks = tuple(Look(int(stride), Screen.read(data, f"look{k}_"), float(pass_mark))
@@ -275,12 +282,12 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
 @cache
 def load(path: Path = MODEL) -> Reader:
     """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx``, ``.expert.onnx`` and
-    ``.second.onnx``); a missing file is named with the ``vision.train`` run that makes it (each expert's is a
+    ``.second.onnx``); a missing file is named with the ``tools.cards.train`` run that makes it (each expert's is a
     run of its own)."""
     for part, run in ((path, ""), (path.with_suffix(".onnx"), ""), (expert_path(path), f" --expert --out {path}"),
                       (expert_path(path, "second"), f" --second-from OTHER_MODEL --out {path}")):
         if not part.exists():
-            raise FileNotFoundError(f"card reader model {part} is missing: run python -m vision.train{run}")
+            raise FileNotFoundError(f"card reader model {part} is missing: run python -m tools.cards.train{run}")
     with np.load(path) as data:
         return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
                       {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path),

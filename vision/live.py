@@ -22,8 +22,11 @@ it; a frame mostly changed (a hand across the table, the light) or of another si
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.cards import Corner, Faces, cards_of, checked_faces, in_colour, read_corners, same_corner, scaled
 from vision.observations import CardSighting
@@ -50,13 +53,13 @@ class LiveReader:
 
     def __init__(self, faces: Faces = "light") -> None:
         self.faces = checked_faces(faces)  # a wrong one raises here, not at the first frame
-        self._coarse: np.ndarray | None = None  # the coarse copy the held corners are true of, cell by cell
+        self._coarse: NDArray[Any] | None = None  # the coarse copy the held corners are true of, cell by cell
         self._found: list[Corner] = []
         self._cards: list[CardSighting] = []
         self._shrink = 1.0
         self.read_share = 0.0
 
-    def __call__(self, frame: np.ndarray) -> list[CardSighting]:
+    def __call__(self, frame: NDArray[Any]) -> list[CardSighting]:
         """The cards in ``frame`` (as ``read_cards`` gives them); a bad frame raises as it does, and what
         is held stays as it was."""
         prepared = scaled(frame, self.faces)
@@ -98,7 +101,7 @@ class LiveReader:
         self._found, self._cards = found, cards_of(found, shrink, in_colour(image))
         return self._cards
 
-    def _read_whole(self, image: np.ndarray, coarse: np.ndarray, shrink: float) -> None:
+    def _read_whole(self, image: NDArray[Any], coarse: NDArray[Any], shrink: float) -> None:
         self._found = read_corners(image)
         self._cards = cards_of(self._found, shrink, in_colour(image))
         self._coarse, self._shrink, self.read_share = coarse, shrink, 1.0
@@ -115,6 +118,6 @@ def _reach(corner: Corner) -> float:
     return REACH * corner.scale + REACH_PIXELS
 
 
-def _touched(corner: Corner, near: np.ndarray) -> bool:
+def _touched(corner: Corner, near: NDArray[Any]) -> bool:
     """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one)."""
     return bool(near[_cell(corner, near.shape)] <= _reach(corner))

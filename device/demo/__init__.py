@@ -2,6 +2,6 @@
 device's whole pipeline.
 
 ``command`` is the command; ``recording`` the recordings and their playback as camera, buttons and seat
-panel; ``stage`` draws the frames; ``deals`` plays the games with the engines; ``make`` (run as
-``python -m device.demo.make``) records them at a rendered table through the real pipeline.
+panel; ``stage`` draws the frames, and ``dice_drawing`` the Pinzique dice in them. The recordings are made
+by ``python -m tools.demo.make``.
 """

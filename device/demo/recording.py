@@ -3,7 +3,7 @@
 A recording is a small JSON file: the game, its players and settings, the seed of its table, how many
 frames it lasts, and its *acts*, each at a frame: a card put down (code, centre, turn, face up or down),
 cards taken up, a die roll in the tray, a main button or a seat panel button pressed. It also carries the
-game's script in the engine's terms (``device.demo.deals``) and the final scores that script reaches.
+game's script in the engine's terms (``tools.demo.deals``) and the final scores that script reaches.
 
 Storing what a person did, not the frames, keeps the five recordings under 100 KB (with the deck picture
 about 200 KB): the frames are drawn again when played (``device.demo.stage``), exactly the same each time,

@@ -3,12 +3,12 @@
 A ``Stage`` holds what lies on the table: cards by code with their pose (centre in image pixels, turn in
 radians, face up or down) in the order they were put down, so a later card lies over an earlier one, and
 the dice in the tray. ``image()`` draws the frame: a felt table, the pack and a few chips in the free
-corner, each card with rounded corners and a soft shadow, the dice rendered by ``vision.dice_render``.
+corner, each card with rounded corners and a soft shadow, the dice rendered by ``device.demo.dice_drawing``.
 Frames are drawn only when the table changed, and a card put on top is drawn onto the last frame, so a
 recording costs little more to show than the card reader takes to read it.
 
 Card faces come from one deck picture shipped with the recordings (``deck.png``: 13 ranks by 4 suits and
-the back), drawn once from the training fonts of the card reader (``device.demo.make``); everything else is
+the back), drawn once from the training fonts of the card reader (``tools.demo.make``); everything else is
 drawn here from numbers, so the same recording gives the same frames on every machine.
 
 >>> stage = Stage(Deck.load(), seed=1)
@@ -66,8 +66,8 @@ class Pose:
         w, h = height * FACE[0] / FACE[1] / 2, height / 2
         c, s = math.cos(self.turn), math.sin(self.turn)
         corners = np.array([(-w, -h), (w, -h), (w, h), (-w, h)])
-        quad: NDArray[Any] = (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
-        return quad
+        out: NDArray[Any] = (corners @ np.array([[c, s], [-s, c]]) + (self.x, self.y)).astype(np.float32)
+        return out
 
 
 class Deck:
@@ -152,7 +152,8 @@ def felt(seed: int, size: tuple[int, int] = SIZE) -> NDArray[Any]:
             angle = spoke * 60 + 15 * k
             cv2.ellipse(table, (x, y), (19, 19), angle, -8, 8, (235, 235, 235), 5)
         cv2.circle(table, (x, y), 11, (225, 225, 225), 1, cv2.LINE_AA)
-    return table
+    out: NDArray[Any] = table
+    return out
 
 
 def camera(image: NDArray[Any], rng: np.random.Generator, noise: float = 3.0) -> NDArray[Any]:
@@ -163,8 +164,8 @@ def camera(image: NDArray[Any], rng: np.random.Generator, noise: float = 3.0) ->
     >>> frame.dtype.name, 2.5 < float(frame.std()) < 3.5
     ('uint8', True)
     """
-    frame: NDArray[Any] = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
-    return frame
+    out: NDArray[Any] = np.clip(image + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
+    return out
 
 
 class Stage:
@@ -233,7 +234,7 @@ middle), yaw, tilt, tilt axis (radians), and its motion while the frame was take
 
 class Tray:
     """The Pinzique dice tray in the table's top-left corner, seen straight from above; the dice are drawn
-    by ``vision.dice_render`` (imported only for Pinzique)."""
+    by ``device.demo.dice_drawing`` (imported only for Pinzique)."""
 
     MM = 2.8
     """Pixels per millimetre on the tray: a 16 mm die is 45 pixels across."""
@@ -241,23 +242,23 @@ class Tray:
     """The camera's height over the table, mm."""
 
     def __init__(self, stage: Stage) -> None:
+        from device.demo import dice_drawing
         from scoring.pinzique_roll import default_guide
-        from vision import dice_render
 
-        self.render = dice_render
+        self.render = dice_drawing
         x0, y0, x1, y1 = TRAY
         floor = stage.table[y0:y1, x0:x1].copy()
         floor[:] = (floor.astype(np.float32) * (0.55, 0.5, 0.75)).astype(np.uint8)  # darker felt, reddish
         cv2.rectangle(floor, (2, 2), (x1 - x0 - 3, y1 - y0 - 3), (40, 60, 95), 5)
         width, height = x1 - x0, y1 - y0
         down = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, -1]])
-        camera = dice_render.Camera(self.MM * self.HEIGHT, self.HEIGHT, down, (width / 2, height / 2), (0.0, 0.0))
+        camera = dice_drawing.Camera(self.MM * self.HEIGHT, self.HEIGHT, down, (width / 2, height / 2), (0.0, 0.0))
         light = np.array([0.3, -0.4, 1.0])
-        self.tray = dice_render.Tray(camera, floor, (26.0, 26.0, width - 26.0, height - 26.0),
+        self.tray = dice_drawing.Tray(camera, floor, (26.0, 26.0, width - 26.0, height - 26.0),
                                      light / np.linalg.norm(light), (232, 240, 245), default_guide())
 
     def poses(self, roll: Sequence[DiePose]) -> list[Any]:
-        """The dice of a recording as ``vision.dice_render`` poses."""
+        """The dice of a recording as ``device.demo.dice_drawing`` poses."""
         return [self.render.DiePose(int(n), Card.parse(face), tuple(Card.parse(side) for side in sides),
                                     x, y, yaw, tilt, axis, (mx, my))
                 for n, face, sides, x, y, yaw, tilt, axis, mx, my in roll]

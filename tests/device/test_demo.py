@@ -5,7 +5,7 @@ clear message.
 
 The recordings depend on the card reader: when a new model misreads them, ``test_each_recording_ends_at_
 the_engines_scores`` says which recording, and the demo's message the frame and the card (remake them with
-``python -m device.demo.make``)."""
+``python -m tools.demo.make``)."""
 
 from __future__ import annotations
 

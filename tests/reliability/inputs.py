@@ -52,7 +52,8 @@ from firmware import protocol
 from scoring import pinzique_guide
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
 from scoring.pinzique_roll import score_roll
-from vision.text import SANS_BOLD, put_text
+from tools.text import put_text
+from vision.text import SANS_BOLD
 from vision.zones import Calibration, ZoneError
 
 LIMIT_S = 10.0

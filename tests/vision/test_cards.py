@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from scoring.cards import Card, Rank
-from vision import render
+from tools.cards import render
 from vision.cards import (
     CLEAR_INDEX,
     PAIR_REACH,

@@ -1,4 +1,4 @@
-"""Index-corner candidates (``vision.corners``) and the synthetic data they are trained on (``vision.render``)."""
+"""Index-corner candidates (``vision.corners``) and the synthetic data they are trained on (``tools.cards.render``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from scoring.cards import Suit
-from vision import corners, render
-from vision.text import FONTS, SANS, SANS_BOLD, put_text
+from tools.cards import render
+from tools.text import put_text
+from vision import corners
+from vision.text import SANS, SANS_BOLD
 
 
 def index_on_paper(ink: tuple[int, int, int], frame_gap: int | None = None) -> tuple[np.ndarray, tuple[float, float]]:
@@ -66,7 +68,7 @@ def squeezed_index(edge: int, gap: int) -> tuple[np.ndarray, tuple[float, float]
     image = np.full((90, 90, 3), 60, np.uint8)
     cv2.rectangle(image, (20, 10), (88, 88), (225, 228, 230), -1)
     x = 20 + edge
-    put_text(image, "Q", (x, 26), 15, (20, 20, 20), FONTS / "LiberationSansNarrow-Regular.ttf")
+    put_text(image, "Q", (x, 26), 15, (20, 20, 20), render.FONTS / "LiberationSansNarrow-Regular.ttf")
     cv2.circle(image, (x + 5, 35), 4, (20, 20, 20), -1, cv2.LINE_AA)
     cv2.rectangle(image, (x + 11 + gap, 14), (86, 86), (40, 150, 210), -1)
     cv2.rectangle(image, (x + 11 + gap, 14), (86, 86), (20, 20, 20), 1)

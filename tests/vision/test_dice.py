@@ -1,4 +1,4 @@
-"""Reading the dice: rendered trays (vision.dice_render) through vision.dice.read_dice."""
+"""Reading the dice: rendered trays (tools.dice.rolls, drawn by device.demo.dice_drawing) through vision.dice.read_dice."""
 
 from __future__ import annotations
 
@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 from device import cli, recognize_command
+from device.demo.dice_drawing import render
 from scoring.cards import Card, parse_cards
 from scoring.pinzique_guide import load_guide
 from scoring.pinzique_roll import RollError, score_roll
+from tools.dice.rolls import cock, lay_out, leaning, random_tray
+from tools.text import put_text
 from vision.dice import (
     CROP,
     DOUBT,
@@ -28,14 +31,13 @@ from vision.dice import (
     read_dice,
     top_faces,
 )
-from vision.dice_render import Tray, cock, lay_out, leaning, render
 from vision.observations import DieSighting
-from vision.text import SANS_BOLD, put_text
+from vision.text import SANS_BOLD
 
 
 def roll(seed: int, **kwargs):
     rng = np.random.default_rng(seed)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     poses = lay_out(rng, tray, **kwargs)
     return tray, poses, render(rng, tray, poses)
 
@@ -64,7 +66,7 @@ def test_a_still_roll_is_read_die_by_die_and_never_wrong(seed):
 
 def test_dice_that_touch_are_told_apart():
     rng = np.random.default_rng(7)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     x, y = tray.camera.table_point((640, 360))
     turn = 0.4
     step = 16.4  # mm between centres: the 16 mm dice touch
@@ -87,7 +89,7 @@ def test_rolling_dice_are_not_read():
 
 def test_no_dice_in_an_empty_tray_or_among_other_things():
     rng = np.random.default_rng(5)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     assert read_dice(render(rng, tray, [])).dice == ()
     clutter = tray.background.copy()
     for _ in range(40):  # white boxes with dark borders and writing: cards' corners, labels, chips
@@ -106,7 +108,7 @@ def test_dark_felt_is_left_out_of_the_bright_masks_whole(seed):
     each a contour to trace (4,337 in one mask of seed 43 without PAPER); the felt is left out whole and
     every die is still read."""
     rng = np.random.default_rng(seed)
-    tray = dataclasses.replace(Tray.random(rng), background=np.full((720, 1280, 3), 16, np.uint8))
+    tray = dataclasses.replace(random_tray(rng), background=np.full((720, 1280, 3), 16, np.uint8))
     poses = lay_out(rng, tray)
     frame = render(rng, tray, poses, glare=0)
     for bright in bright_masks(frame):
@@ -162,10 +164,10 @@ def test_tablescore_recognize_lists_the_dice(tmp_path, capsys, monkeypatch):
 
 
 def cocked_roll(seed: int, degrees: float, way: str):
-    """A roll with die 3 cocked ``degrees`` (:func:`vision.dice_render.cock`), its top face leaning ``way``
-    from the point under the camera (:func:`vision.dice_render.leaning`)."""
+    """A roll with die 3 cocked ``degrees`` (:func:`tools.dice.rolls.cock`), its top face leaning ``way``
+    from the point under the camera (:func:`tools.dice.rolls.leaning`)."""
     rng = np.random.default_rng(seed)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     poses = lay_out(rng, tray)
     for _ in range(400):
         pose = cock(rng, tray, poses[3], poses[:3] + poses[4:], tilt=np.radians(degrees))
@@ -190,7 +192,7 @@ def test_a_die_cocked_steeply_is_reported_unknown_and_the_flat_dice_still_read(s
 
 @pytest.mark.parametrize(("seed", "degrees"), [(35, 20), (36, 30)])
 def test_a_die_cocked_towards_the_camera_is_reported_unknown(seed, degrees):
-    # it looks as square as a flat die: the judge (vision.train_dice) tells it by the sides it shows
+    # it looks as square as a flat die: the judge (tools.dice.train) tells it by the sides it shows
     tray, poses, frame = cocked_roll(seed, degrees, "towards")
     pairs = matched(tray, poses, read_dice(frame))
     cocked = pairs[3][1]
@@ -206,7 +208,7 @@ def test_the_judge_tells_cocked_dice_from_flat_ones():
     flat, cocked = [], []
     for seed in range(41, 47):
         rng = np.random.default_rng(seed)
-        tray = Tray.random(rng)
+        tray = random_tray(rng)
         poses = lay_out(rng, tray, cocked=0.5)
         frame = render(rng, tray, poses)
         faces = top_faces(frame)

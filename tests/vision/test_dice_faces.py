@@ -12,7 +12,7 @@ import pytest
 
 from scoring.cards import Card, Suit
 from scoring.pinzique_guide import load_guide
-from vision import dice_sheet
+from tools.dice import stickers
 from vision.dice_faces import SUIT_COLOURS, WINDOW, face_image, faces
 
 
@@ -42,7 +42,7 @@ def test_only_pinochle_ranks_are_faces():
 
 def test_sheet_png_holds_every_sticker_at_300_dpi(tmp_path, capsys):
     out = tmp_path / "dice.png"
-    assert dice_sheet.main([str(out), "--page", "letter"]) == 0
+    assert stickers.main([str(out), "--page", "letter"]) == 0
     assert "48 stickers, 300 dpi" in capsys.readouterr().out
     data = out.read_bytes()
     at = data.index(b"pHYs")
@@ -50,8 +50,8 @@ def test_sheet_png_holds_every_sticker_at_300_dpi(tmp_path, capsys):
     assert (x, y, unit) == (11811, 11811, 1)  # 300 dots per inch in dots per metre
     assert struct.unpack(">I", data[at + 13:at + 17])[0] == zlib.crc32(data[at:at + 13])
     page = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    assert page.shape[:2] == (dice_sheet.mm(279.4), dice_sheet.mm(215.9))
-    side = dice_sheet.mm(12.7)
+    assert page.shape[:2] == (stickers.mm(279.4), stickers.mm(215.9))
+    side = stickers.mm(12.7)
     sticker = face_image(Card.parse("9C"), side)  # die 0's first face, found on the page exactly
     # the best match's score is a float sum, a few hundred off zero on some OpenCV builds: the pixels it
     # points at are compared exactly
@@ -62,15 +62,15 @@ def test_sheet_png_holds_every_sticker_at_300_dpi(tmp_path, capsys):
 def test_sheet_refuses_a_bad_guide_and_an_unwritable_file(tmp_path, capsys):
     bad = tmp_path / "guide.toml"
     bad.write_text("[turn]\nrolls = 3\n")
-    assert dice_sheet.main([str(tmp_path / "a.png"), "--guide", str(bad)]) == 2
+    assert stickers.main([str(tmp_path / "a.png"), "--guide", str(bad)]) == 2
     assert "score guide" in capsys.readouterr().err
-    assert dice_sheet.main([str(tmp_path / "no" / "a.png")]) == 2
+    assert stickers.main([str(tmp_path / "no" / "a.png")]) == 2
     assert "cannot write" in capsys.readouterr().err
 
 
 def test_the_readme_preview_shows_the_current_design():
     root = Path(__file__).resolve().parents[2]
     shown = cv2.imread(str(root / "docs" / "dice-stickers.png"))
-    made = dice_sheet.preview(load_guide())
-    assert shown is not None and shown.shape == made.shape, "run python -m vision.dice_sheet docs/dice-stickers.png --preview"
+    made = stickers.preview(load_guide())
+    assert shown is not None and shown.shape == made.shape, "run python -m tools.dice.stickers docs/dice-stickers.png --preview"
     assert np.abs(shown.astype(int) - made).mean() < 0.5

@@ -11,6 +11,7 @@ import pytest
 
 from device import cli
 from device.config import ConfigError, DiceSection, parse
+from device.demo.dice_drawing import render
 from device.flows.loop import Loop
 from device.flows.play import Play
 from device.games import flow_for
@@ -19,8 +20,8 @@ from device.journal import Journal
 from device.screens import Screen
 from scoring.cards import parse_cards
 from scoring.pinzique_roll import score_roll
+from tools.dice.rolls import lay_out, random_tray
 from vision.dice import DiceReading, read_dice
-from vision.dice_render import Tray, lay_out, render
 from vision.dice_tracker import DiceSettings, DiceTracker, SettledDice
 from vision.observations import DieSighting
 from vision.zones import Calibration, Zone, ZoneError, default_zones
@@ -127,7 +128,7 @@ def test_bad_settings_are_refused(bad):
 
 def test_rendered_turn_first_roll_then_three_dice_kept():
     rng = np.random.default_rng(21)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     tracker = DiceTracker()
     tumbling = lay_out(rng, tray, rolling=1.0)
     landed = lay_out(rng, tray)
@@ -170,7 +171,7 @@ class Device:
 
 def test_rendered_rolls_through_the_device_loop_score_as_the_engine_scores(tmp_path: Path):
     rng = np.random.default_rng(200)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     table = with_tray(((0, 0), (1, 0), (1, 1), (0, 1)))  # the whole frame
     device = Device()
     play = Play(Journal(tmp_path / "j.db"), flow_for("pinzique", ["Ann", "Bob"], {}))
@@ -195,7 +196,7 @@ def test_rendered_rolls_through_the_device_loop_score_as_the_engine_scores(tmp_p
 
 def test_only_the_dice_in_the_tray_zone_are_read():
     rng = np.random.default_rng(201)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     poses = lay_out(rng, tray)
     table = with_tray(((0, 0), (0.5, 0), (0.5, 1), (0, 1)))  # the left half of the frame
     settled = SettledDice(DiceSettings(steady=2), calibration=table)

@@ -46,7 +46,7 @@ def test_probabilities_and_empty_batches() -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_path: Path, engine: int | None) -> None:
     torch = pytest.importorskip("torch")
-    from vision import train
+    from tools.cards import train
 
     torch.manual_seed(0)
     model = train.conv_net()
@@ -69,7 +69,7 @@ def test_the_committed_networks_come_back_to_pytorch_to_go_on_training(prefix: s
                                                                         tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from vision import train
+    from tools.cards import train
 
     with np.load(glyphs.MODEL) as data:
         x, rank, suit = data[f"{prefix}check_x"], data[f"{prefix}check_rank"], data[f"{prefix}check_suit"]

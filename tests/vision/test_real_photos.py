@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.card_vision import photo_outcomes
 from device import cli
-from vision import photos
+from tools.cards import photos
 from vision.cards import read_cards
 from vision.live import LiveReader
 
@@ -65,7 +65,7 @@ def test_a_black_and_white_photo_gives_unknown_cards_never_a_suit_by_shape() -> 
     """The test split's black-and-white phone photos show no suit's colour: what is found there is unknown."""
     gray = [p for p in photos.photos(photos.DATA, "test") if p.group == "gray"]
     for photo in gray[:6]:
-        image = cv2.imread(str(photos.DATA / "images" / photo.name))
+        image = photos.image(photos.DATA, photo)
         assert all(seen.card is None for seen in read_cards(image)), photo.name
 
 DARK_DECK = ["IMG_7714.jpg", "IMG_7730.jpg", "IMG_7742.jpg", "IMG_7745.jpg", "IMG_7786.jpg", "IMG_7842.jpg"]

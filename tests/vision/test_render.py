@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scoring.cards import Card
-from vision import render
+from tools.cards import render
 
 
 @pytest.mark.parametrize("code", ["KH", "QS", "JC", "AS"])

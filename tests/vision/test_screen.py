@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision import corners, glyphs, render, train
-from vision.text import FONTS, put_text
+from tools.cards import render, train
+from tools.text import put_text
+from vision import corners, glyphs
 
 
 def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndarray, np.ndarray]:
-    """The candidates in ``image``, their features as uint8 (as ``vision.train`` keeps them), whether the
+    """The candidates in ``image``, their features as uint8 (as ``tools.cards.train`` keeps them), whether the
     committed looks let each through to the screen, and whether the screen too lets it through to the reader."""
     planes = corners.Planes(image)
     found = corners.candidates(planes)
@@ -42,7 +43,7 @@ def newspaper(seed: int) -> np.ndarray:
     """A 720x1280 sheet of small print of one font and size: letters and digits, lines of them."""
     rng = np.random.default_rng(seed)
     sheet = np.full((720, 1280, 3), rng.uniform(180, 235), np.uint8)
-    face = FONTS / ("DejaVuSans.ttf", "LiberationSerif-Regular.ttf", "FreeSans.ttf", "NimbusRoman-Regular.otf")[seed % 4]
+    face = Path(str(render.font_path(("DejaVuSans", "LiberationSerif-Regular", "FreeSans", "NimbusRoman-Regular")[seed % 4])))
     size = 10 + 5 * (seed % 3)
     chars = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz ")
     for y in range(14, 720, int(1.1 * size) + 6):
@@ -119,21 +120,21 @@ def networks_beside(path: Path) -> None:
 
 
 def test_a_model_without_an_expert_names_the_run_that_makes_it(tmp_path: Path) -> None:
-    """A model file and reader fitted but no expert yet, then no second expert (``vision.train`` makes each in
+    """A model file and reader fitted but no expert yet, then no second expert (``tools.cards.train`` makes each in
     a run of its own)."""
     path = tmp_path / "m.npz"
     shutil.copy(glyphs.MODEL, path)
     shutil.copy(glyphs.MODEL.with_suffix(".onnx"), path.with_suffix(".onnx"))
-    with pytest.raises(FileNotFoundError, match=re.escape(f"m.expert.onnx is missing: run python -m vision.train --expert --out {path}")):
+    with pytest.raises(FileNotFoundError, match=re.escape(f"m.expert.onnx is missing: run python -m tools.cards.train --expert --out {path}")):
         glyphs.load(path)
     shutil.copy(glyphs.expert_path(glyphs.MODEL), glyphs.expert_path(path))
-    with pytest.raises(FileNotFoundError, match=re.escape(f"m.second.onnx is missing: run python -m vision.train "
+    with pytest.raises(FileNotFoundError, match=re.escape(f"m.second.onnx is missing: run python -m tools.cards.train "
                                                           f"--second-from OTHER_MODEL --out {path}")):
         glyphs.load(path)
 
 
 def test_the_expert_of_another_model_made_the_second_expert_keeps_its_reference_rows(tmp_path: Path) -> None:
-    """``vision.train --second-from``: the other model's expert is copied beside the model as its second expert,
+    """``tools.cards.train --second-from``: the other model's expert is copied beside the model as its second expert,
     and its reference rows (which check it through cv2.dnn) saved into the model file as ``second_*``."""
     other, path = tmp_path / "other.npz", tmp_path / "m.npz"
     for model in (other, path):
@@ -191,7 +192,7 @@ def test_screen_view_averages_each_two_by_two_block_of_the_ink_patch() -> None:
 
 
 def test_every_look_is_fitted_finest_first_each_keeping_what_the_finer_stages_keep() -> None:
-    """``vision.train`` (``--screen-only`` too) fits a look for each stride asked for, in the order the
+    """``tools.cards.train`` (``--screen-only`` too) fits a look for each stride asked for, in the order the
     reader applies them (coarsest first), each reading its own glance and passing at least
     ``PRESCREEN_KEEPS`` of the validation index corners the finer stages keep; strides out of order are
     refused."""

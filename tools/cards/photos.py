@@ -3,7 +3,7 @@
 The data set labels each photo with a box around each visible index corner of the cards it shows
 (``boxes.json``: code, centre x and y, width and height, relative to the image), its kind (``kinds.json``) and a
 fixed split (``split.json``: fit on ``train`` only, report on ``test``). ``Photo`` holds one photo's
-labels; ``photos`` reads the set; ``group`` names the kinds the figures are reported by.
+labels; ``photos`` reads the set, ``image`` a photo; ``group`` names the kinds the figures are reported by.
 
 >>> Photo("WIN_1.jpg", "webcam-table+aug", "test", (("TC", (0.5, 0.5, 0.1, 0.2)),)).group
 'webcam-table'
@@ -18,7 +18,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-cardcounter"
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-cardcounter"
 COLOUR_LIGHT = ("phone", "webcam-table", "webcam-held")
 """The groups of colour photos of light-faced decks: what the device's colour camera sees of an ordinary deck."""
 
@@ -71,3 +75,12 @@ def photos(data: Path = DATA, split: str | None = None) -> list[Photo]:
         corners = tuple((code, (cx, cy, w, h)) for code, cx, cy, w, h in boxes[name])
         found.append(Photo(name, kinds[name], splits[name], corners))
     return found
+
+
+def image(data: Path, photo: Photo) -> NDArray[np.uint8]:
+    """The photo's picture (BGR), as OpenCV reads it."""
+    path = data / "images" / photo.name
+    picture = cv2.imread(str(path))
+    if picture is None:
+        raise FileNotFoundError(f"cannot read the photo {path}")
+    return np.asarray(picture, np.uint8)

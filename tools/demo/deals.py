@@ -261,6 +261,11 @@ def _trick_play(hands: list[list[Card]], declarer: int, contract: Contract, trum
     return played
 
 
+def _highest(card: Card) -> tuple[int, int, int]:
+    """What makes a card worth throwing where no contract says otherwise: its rank (as the contracts' keys)."""
+    return high(card.rank), 0, 0
+
+
 def _card_to_play(hand: list[Card], trick: list[Card], contract: Contract, trump: Suit | None) -> Card:
     if not trick:
         leads = hand
@@ -287,10 +292,6 @@ def _card_to_play(hand: list[Card], trick: list[Card], contract: Contract, trump
         Contract.NO_QUEENS: lambda c: (c.rank == Rank.QUEEN, high(c.rank), 0)}
     key = danger.get(contract, _highest)
     return max(hand, key=lambda c: (*key(c), -c.index))
-
-
-def _highest(card: Card) -> tuple[int, int, int]:
-    return high(card.rank), 0, 0
 
 
 def _taking(trick: Sequence[Card], trump: Suit | None) -> int:

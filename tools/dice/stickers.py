@@ -1,4 +1,4 @@
-"""The printable sticker sheet for a set of Pinzique dice: ``python -m vision.dice_sheet OUT.png``.
+"""The printable sticker sheet for a set of Pinzique dice: ``python -m tools.dice.stickers OUT.png``.
 
 One page at 300 dpi (A4, or ``--page letter``) holds the 48 stickers of the eight dice, one row a die, in
 the design of ``vision.dice_faces`` that the reader is trained on. Print at 100 % (no "fit to page") on
@@ -19,13 +19,16 @@ import sys
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.pinzique_guide import GuideError, ScoreGuide, load_guide
+from tools.text import put_text
 from vision.dice_faces import DIE_MM, STICKER_MM, face_image
-from vision.text import SANS_BOLD, put_text
+from vision.text import SANS_BOLD
 
 DPI = 300
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -44,7 +47,7 @@ def mm(length: float) -> int:
     return round(length / 25.4 * DPI)
 
 
-def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
+def sheet(guide: ScoreGuide, page: str = "a4") -> NDArray[Any]:
     """The sticker sheet as a BGR image at 300 dpi."""
     width, height = (mm(v) for v in PAGES[page])
     canvas = np.full((height, width, 3), 255, np.uint8)
@@ -71,7 +74,7 @@ def sheet(guide: ScoreGuide, page: str = "a4") -> np.ndarray:
     return canvas
 
 
-def preview(guide: ScoreGuide) -> np.ndarray:
+def preview(guide: ScoreGuide) -> NDArray[Any]:
     """The sheet at a quarter of its size, cut to what is printed on it: for the docs, not for printing.
 
     >>> preview(load_guide()).shape[1] < 700
@@ -84,7 +87,7 @@ def preview(guide: ScoreGuide) -> np.ndarray:
     return cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
 
 
-def png_bytes(image: np.ndarray, dpi: int = DPI) -> bytes:
+def png_bytes(image: NDArray[Any], dpi: int = DPI) -> bytes:
     """The image as PNG with its resolution recorded (a pHYs chunk), so it prints at true size.
 
     >>> data = png_bytes(np.zeros((2, 2, 3), np.uint8))
@@ -104,7 +107,7 @@ def png_bytes(image: np.ndarray, dpi: int = DPI) -> bytes:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the sheet; returns the exit status (2 with a message when it cannot)."""
-    parser = argparse.ArgumentParser(prog="python -m vision.dice_sheet", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m tools.dice.stickers", description=__doc__.split("\n\n")[1])
     parser.add_argument("out", metavar="OUT.png", help="the PNG file to write")
     parser.add_argument("--page", choices=sorted(PAGES), default="a4", help="paper size (a4)")
     parser.add_argument("--guide", metavar="FILE", help="a score guide TOML whose dice to print (the shipped one)")
@@ -115,10 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         image = preview(guide) if args.preview else sheet(guide, args.page)
         Path(args.out).write_bytes(png_bytes(image, DPI // 4 if args.preview else DPI))
     except GuideError as error:
-        print(f"dice_sheet: {error}", file=sys.stderr)
+        print(f"stickers: {error}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"dice_sheet: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+        print(f"stickers: cannot write {args.out}: {error.strerror}", file=sys.stderr)
         return 2
     kind = "a preview" if args.preview else f"{DPI} dpi, {args.page}"
     print(f"wrote {args.out}: {len(guide.dice)} dice, {sum(len(d) for d in guide.dice)} stickers, {kind}")

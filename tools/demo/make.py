@@ -1,6 +1,6 @@
-"""Make the demo recordings: ``python -m device.demo.make [--deck] [GAME ...]``.
+"""Make the demo recordings: ``python -m tools.demo.make [--deck] [GAME ...]``.
 
-Each game is first played by the engines (``device.demo.deals``, seeded, so it comes out the same every
+Each game is first played by the engines (``tools.demo.deals``, seeded, so it comes out the same every
 time). A director then plays it at a rendered table through the device's whole pipeline (the card reader,
 zones, tracker, flow, journal, screens; the dice reader for Pinzique), as a person would: it lays each card
 where the game's table layout puts it, waits until the screen offers what it expects, steps to the option
@@ -11,14 +11,13 @@ leaves it long enough for the screen to say so). Everything it does, frame by fr
 
 The recordings depend on the card reader: after the reader's model changes, run this again (and look at
 the demo's test, which names the recording, frame and card it went wrong on). ``--deck`` draws the deck
-picture anew (it needs the training fonts; see ``vision.render``), choosing among a few designs drawn from
+picture anew (it needs the training fonts; see ``tools.cards.render``), choosing among a few designs drawn from
 the training fonts the one the reader reads best.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import math
 import random
 import sys
@@ -32,7 +31,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from device.demo import deals
 from device.demo.recording import ORDER, Recording, deck, misreads
 from device.demo.stage import BACK, CARD_HEIGHT, FACE, RECORDINGS, SIZE, Deck, Pose, Stage, Tray
 from device.flows.barbu import label
@@ -47,6 +45,7 @@ from scoring.cards import DECK, Card
 from scoring.cribbage_game import Deal, Discard, Event, Go, Lay, Phase, ShowCrib, ShowHand, Starter
 from scoring.cribbage_game import Game as CribGame
 from scoring.cribbage_game import Settings as CribSettings
+from tools.demo import deals
 from vision.observations import CardSighting
 from vision.zones import Calibration
 
@@ -344,11 +343,6 @@ def _same(d: Director, engine: Sequence[int]) -> None:
         raise Failed(f"frame {d.frame}: the device scores {list(d.totals())}, the engine {list(engine)}: {d.play.screen()}")
 
 
-def _shuffled_rows(d: Director, seat: int, codes: Sequence[str], tries: int) -> list[Pose]:
-    """``_rows`` of the cards in their order at the first try, shuffled at the next."""
-    return _rows(d, seat, d.rng.sample(codes, len(codes)) if tries else codes)
-
-
 def _rows(d: Director, seat: int, codes: Sequence[str]) -> list[Pose]:
     """A hand laid out in a seat's area in rows of up to six, the row nearer the middle first."""
     per = 5 if len(codes) <= 10 else 6
@@ -385,7 +379,10 @@ def play_gin(seed: int) -> Recording:
                 for seat, cards in ((knocker, hand["knocker_cards"]), (1 - knocker, hand["defender_cards"])):
                     melded = meld(map(Card.parse, cards)) if len(cards) == 10 else None
                     ordered = [c.code for m in melded.melds for c in m] + [c.code for c in melded.unmatched] if melded else cards
-                    poses = d.plan(functools.partial(_shuffled_rows, d, seat, ordered))
+                    def layouts(k: int, seat: int = seat, ordered: list[str] = ordered) -> list[Pose]:
+                        return _rows(d, seat, ordered if not k else d.rng.sample(ordered, len(ordered)))
+
+                    poses = d.plan(layouts)
                     per = 6 if len(poses) > 10 else 5
                     for row in range(0, len(poses), per):
                         d.lay(*poses[row:row + per], settle=seat != knocker and row + per >= len(poses))
@@ -526,11 +523,11 @@ def _turn(game: Any) -> tuple[Any, ...]:
 def _lay_dice(rng: np.random.Generator, tray: Tray, kept: dict[int, Any], faces: Sequence[str],
               rolling: float) -> list[list[Any]]:
     """The eight dice: the kept ones where they lie, the others landed anywhere showing ``faces``."""
-    from vision import dice_render
+    from tools.dice.rolls import lay_out
 
     guide = tray.tray.guide
     keep = dict(zip(kept, tray.poses(list(kept.values())), strict=True))
-    poses = dice_render.lay_out(rng, tray.tray, keep, rolling=rolling)
+    poses = lay_out(rng, tray.tray, keep, rolling=rolling)
     out = []
     for pose in poses:
         if pose.number in keep:
@@ -550,7 +547,7 @@ SEEDS = {"cribbage": 1, "gin": 1, "barbu": 1, "ofc": 1, "pinzique": 1}
 """The seed of each recording's game (the first of the seeds tried): another seed is another, equally
 real, game. A game the director cannot get the reader to read whole is passed over for the next seed."""
 DESIGNS = range(10)
-"""The deck designs ``--deck`` chooses among (seeds of ``vision.render.Design.random``)."""
+"""The deck designs ``--deck`` chooses among (seeds of ``tools.cards.render.Design.random``)."""
 TURNS = (0.0, math.pi, 0.3, -0.3, 1.4, -1.4, math.pi - 0.3, math.pi + 0.3, 0.1, -0.1, math.pi / 2, -math.pi / 2)
 """How the cards lie when ``--deck`` tries how well the reader reads them."""
 
@@ -577,7 +574,7 @@ def make_deck() -> Deck:
     """A deck the card reader reads well: the design (of ``DESIGNS``) whose cards it reads most often,
     then for each card it reads less than always, the best of a few drawings of that face (the court
     pictures and the ace's pip differ from one drawing to the next)."""
-    from vision import render
+    from tools.cards import render
 
     def faces(seed: int) -> tuple[render.Design, dict[str, NDArray[Any]]]:
         rng = np.random.default_rng(seed)
@@ -608,7 +605,7 @@ def make_deck() -> Deck:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.demo.make", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.demo.make", description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", choices=[*ORDER, []], help="the recordings to make (default: all)")
     parser.add_argument("--deck", action="store_true", help="draw the deck picture anew first")
     args = parser.parse_args(argv)

@@ -3,7 +3,7 @@
 Everything here is drawn from scratch with Pillow fonts and OpenCV: card faces in several designs (index
 fonts, index sizes, suit shapes, pip layouts, court pictures), card backs, tables (wood, felt, carpet,
 cloth, tiles, plain), chips, dice and hands, under uneven light with glare, blur, noise and JPEG loss.
-Pillow and the fonts are needed only to make data (``python -m vision.train``), never at run time.
+Pillow and the fonts are needed only to make data (``python -m tools.cards.train``), never at run time.
 
 A scene knows where every index corner it drew lies and whether it is still visible:
 
@@ -22,19 +22,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import DECK, Card, Rank, Suit
-from vision.text import FONTS
+from vision import text
 
 FACE_W, FACE_H = 250, 350
 """Card faces are drawn at this size (a poker card's 2.5 x 3.5 inch proportions)."""
 
-FONT_DIRS = (str(FONTS),)
-"""Where the fonts below are looked up: the files that come with the source (``vision/fonts``), never the
-machine's own, so every machine draws the same faces."""
+FONTS = Path(__file__).with_name("fonts")
+"""The fonts only data is drawn in (``tools/cards/fonts``)."""
+FONT_DIRS = (str(FONTS), str(text.FONTS))
+"""Where the fonts below are looked up: the files that come with the source (``tools/cards/fonts``, and
+``vision/fonts`` for the two the run time draws the dice in), never the machine's own, so every machine draws
+the same faces."""
 RANK_FONTS = (
     "C059-Roman", "C059-Bold", "NimbusRoman-Regular", "NimbusRoman-Bold", "URWBookman-Light",
     "URWBookman-Demi", "DejaVuSerif", "DejaVuSerif-Bold", "DejaVuSerifCondensed", "LiberationSerif-Regular",
@@ -86,20 +91,23 @@ def available(names: tuple[str, ...]) -> list[str]:
     found = [name for name in names if font_path(name)]
     if not found:
         raise RuntimeError(f"none of the fonts {', '.join(names)} is in {', '.join(FONT_DIRS)} (the fonts ship "
-                           "with the source: see vision/fonts/README.md)")
+                           "with the source: see tools/cards/fonts/README.md)")
     return found
 
 
 @cache
-def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
+def glyph(font: str, text: str, stroke: int = 0) -> NDArray[Any]:
     """The ink of ``text`` in ``font``, cropped to its box, as a float mask about 120 pixels tall, its
     strokes ``stroke`` pixels bolder each side (thinner when negative: light and heavy print)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    face = ImageFont.truetype(font_path(font), 120)
+    path = font_path(font)
+    if path is None:
+        raise RuntimeError(f"the font {font} is not in {', '.join(FONT_DIRS)}")
+    face = ImageFont.truetype(path, 120)
     canvas = Image.new("L", (120 * (len(text) + 1), 220), 0)
     ImageDraw.Draw(canvas).text((30, 30), text, font=face, fill=255)
-    ink = np.asarray(canvas, dtype=np.float32) / 255.0
+    ink: NDArray[Any] = np.asarray(canvas, dtype=np.float32) / 255.0
     if stroke:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(stroke) + 1,) * 2)
         thinned = cv2.erode(ink, kernel)
@@ -109,7 +117,7 @@ def glyph(font: str, text: str, stroke: int = 0) -> np.ndarray:
 
 
 @cache
-def drawn_suit(suit: Suit, style: int) -> np.ndarray:
+def drawn_suit(suit: Suit, style: int) -> NDArray[Any]:
     """A suit sign drawn from circles and polygons in one of many styles (leaf sizes, widths, stems), as
     a float mask about 120 pixels tall: card pips vary more than font glyphs do."""
     rng = np.random.default_rng(style)
@@ -118,9 +126,9 @@ def drawn_suit(suit: Suit, style: int) -> np.ndarray:
     cx, top, bottom = 80 * s, 20 * s, 140 * s
     width = rng.uniform(0.72, 0.95) * (bottom - top)
     def circle(x: float, y: float, r: float) -> None:
-        cv2.circle(canvas, (round(x), round(y)), round(r), 255, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (round(x), round(y)), round(r), (255,), -1, cv2.LINE_AA)
     def poly(points: list[tuple[float, float]]) -> None:
-        cv2.fillPoly(canvas, [np.round(np.array(points)).astype(np.int32)], 255, cv2.LINE_AA)
+        cv2.fillPoly(canvas, [np.round(np.array(points)).astype(np.int32)], (255,), cv2.LINE_AA)
     if suit is Suit.DIAMONDS:
         bow = rng.uniform(0, 0.05) * width
         half, mid = width * rng.uniform(0.38, 0.46), (top + bottom) / 2
@@ -165,7 +173,7 @@ def drawn_suit(suit: Suit, style: int) -> np.ndarray:
     return np.ascontiguousarray(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
 
 
-def _stamp(face: np.ndarray, mask: np.ndarray, box: tuple[float, float, float, float],
+def _stamp(face: NDArray[Any], mask: NDArray[Any], box: tuple[float, float, float, float],
            color: tuple[int, int, int], flip: bool = False) -> None:
     """Paint ``mask`` resized into ``box`` (x, y, w, h) of ``face`` in ``color`` (rotated 180 if flip)."""
     x, y, w, h = box
@@ -180,6 +188,16 @@ def _stamp(face: np.ndarray, mask: np.ndarray, box: tuple[float, float, float, f
     m = m[: y1 - y0, : x1 - x0, None]
     region = face[y0:y1, x0:x1].astype(np.float32)
     face[y0:y1, x0:x1] = (region * (1 - m) + np.array(color, np.float32) * m).astype(np.uint8)
+
+
+def _bgr(values: NDArray[Any]) -> tuple[int, int, int]:
+    """A colour of three numbers as OpenCV draws it.
+
+    >>> _bgr(np.array([250.0, 12.5, 0.0]))
+    (250, 12, 0)
+    """
+    b, g, r = (int(v) for v in values)
+    return b, g, r
 
 
 @dataclass(frozen=True)
@@ -226,9 +244,9 @@ class Design:
             pip_top=float(rng.uniform(0.16, 0.24)),
             court_inset=float(rng.uniform(0.1, 0.25)),
             court_pip=float(rng.uniform(0.06, 0.16)),
-            paper=tuple(int(v) for v in np.clip(np.array([246, 248, 248]) + tint, 0, 255)),
+            paper=_bgr(np.clip(np.array([246, 248, 248]) + tint, 0, 255)),
             red=(int(rng.integers(20, 130)), int(rng.integers(10, 120)), int(rng.integers(170, 240))),
-            black=tuple(int(v) for v in rng.integers(0, 45, 3) + rng.integers(0, 40)),
+            black=_bgr(rng.integers(0, 45, 3) + rng.integers(0, 40)),
             border=bool(rng.random() < 0.3),
         )
 
@@ -243,7 +261,7 @@ class IndexMark:
 
 
 def card_face(card: Card, design: Design, rng: np.random.Generator,
-              hard: np.random.Generator | None = None) -> tuple[np.ndarray, list[IndexMark]]:
+              hard: np.random.Generator | None = None) -> tuple[NDArray[Any], list[IndexMark]]:
     """A BGR face of ``card`` in ``design`` and its two index corners (top-left, then bottom-right);
     with ``hard``, some faces are drawn as real decks often are and plain ones never (see ``table_scene``)."""
     face = np.empty((FACE_H, FACE_W, 3), np.uint8)
@@ -276,7 +294,7 @@ def card_face(card: Card, design: Design, rng: np.random.Generator,
     return face, marks
 
 
-CARD_FACES = Path(__file__).resolve().parents[2] / "shared" / "data" / "card-faces"
+CARD_FACES = Path(__file__).resolve().parents[3] / "shared" / "data" / "card-faces"
 """Face sets of real, openly licensed deck designs (``../shared/data/card-faces``, one PNG a card)."""
 TRAINING_DECKS = ("byron-knoll", "saulspatz-jumbo", "nicu-white")
 """The public-domain decks the reader is fitted on (the four-colour one, whose suit sits beside the rank, is not)."""
@@ -292,7 +310,7 @@ there are the tab's and the big middle suit's, placed only roughly)."""
 
 
 @cache
-def deck_face(deck: str, card: Card, faces: Path = CARD_FACES) -> tuple[np.ndarray, tuple[IndexMark, ...]]:
+def deck_face(deck: str, card: Card, faces: Path = CARD_FACES) -> tuple[NDArray[Any], tuple[IndexMark, ...]]:
     """The face of ``card`` in a real deck design (``CARD_FACES``), BGR on white, ``FACE_W`` x ``FACE_H``, and
     its index corners (see ``deck_index``)."""
     face = _real_face(deck, card, faces)
@@ -318,7 +336,7 @@ def deck_index(deck: str, faces: Path = CARD_FACES) -> tuple[tuple[float, float]
     return (float(rx), float(ry)), (float(sx), float(sy)), float(h)
 
 
-def _real_face(deck: str, card: Card, faces: Path) -> np.ndarray:
+def _real_face(deck: str, card: Card, faces: Path) -> NDArray[Any]:
     """The PNG of ``card`` in a real deck design, ``FACE_W`` x ``FACE_H``, BGR on white (outside the card is
     transparent there)."""
     png = cv2.imread(str(faces / deck / f"{card.code}.png"), cv2.IMREAD_UNCHANGED)
@@ -328,10 +346,11 @@ def _real_face(deck: str, card: Card, faces: Path) -> np.ndarray:
         png = cv2.cvtColor(png if png.ndim == 3 else cv2.cvtColor(png, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2BGRA)
     png = cv2.resize(png, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
     alpha = png[..., 3:4].astype(np.float32) / 255
-    return (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    out: NDArray[Any] = (png[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    return out
 
 
-def _corner_marks(face: np.ndarray, side: bool = False) -> tuple[float, float, float, float, float] | None:
+def _corner_marks(face: NDArray[Any], side: bool = False) -> tuple[float, float, float, float, float] | None:
     """The top mark of a BGR face's top-left corner and the next mark below it that it overlaps across (with
     ``side``, the next one right of it), as rank x, y, suit x, y and rank height, or None: ink is darker than
     the paper or strongly coloured."""
@@ -353,7 +372,7 @@ def _corner_marks(face: np.ndarray, side: bool = False) -> tuple[float, float, f
     return (edge + r[0] + r[2] / 2, edge + r[1] + r[3] / 2, edge + s[0] + s[2] / 2, edge + s[1] + s[3] / 2, float(r[3]))
 
 
-def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.ndarray,
+def _draw_middle(face: NDArray[Any], card: Card, design: Design, suit_mask: NDArray[Any],
                  color: tuple[int, int, int], rng: np.random.Generator, clear: float,
                  hard: np.random.Generator | None = None) -> None:
     """The pips, the ace's big pip or a court picture, all right of ``clear`` (a share of the width)
@@ -370,12 +389,12 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
             _stamp(face, suit_mask, (x - ph * aspect / 2, y - ph / 2, ph * aspect, ph), color, fy > 0.5)
     elif card.rank is Rank.ACE:
         ph = FACE_H * float(rng.uniform(0.16, 0.36))
-        ornate = hard is not None and card.suit is Suit.SPADES and hard.random() < 0.5
-        if ornate:
-            ph = min(FACE_H * float(hard.uniform(0.3, 0.45)), (1 - 2 * clear) * FACE_W / aspect)
+        ornate = hard if hard is not None and card.suit is Suit.SPADES and hard.random() < 0.5 else None
+        if ornate is not None:
+            ph = min(FACE_H * float(ornate.uniform(0.3, 0.45)), (1 - 2 * clear) * FACE_W / aspect)
         _stamp(face, suit_mask, (FACE_W / 2 - ph * aspect / 2, FACE_H / 2 - ph / 2, ph * aspect, ph), color)
-        if ornate:
-            _ornament(face, suit_mask, ph, clear, design, hard)
+        if ornate is not None:
+            _ornament(face, suit_mask, ph, clear, design, ornate)
         if rng.random() < 0.3:  # ornate aces carry small print
             for k in range(int(rng.integers(2, 5))):
                 y = int(FACE_H * 0.72 + k * 8)
@@ -384,17 +403,17 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
         x0 = int(FACE_W * max(design.court_inset, clear))
         y0 = int(FACE_H * design.court_inset * 0.6)
         palette = [design.red, design.black, (40, 170, 220), (170, 80, 30), (60, 140, 60)]
-        tight = hard is not None and hard.random() < 0.5
-        if tight:
-            x0, y0 = int(FACE_W * clear - hard.uniform(0, 4)), int(FACE_H * hard.uniform(0.02, 0.06))
+        tight = hard if hard is not None and hard.random() < 0.5 else None  # a picture framed beside the index
+        if tight is not None:
+            x0, y0 = int(FACE_W * clear - tight.uniform(0, 4)), int(FACE_H * tight.uniform(0.02, 0.06))
         x1, y1 = FACE_W - x0, FACE_H - y0
-        outside = face.copy() if tight else face  # a tight picture stays inside its frame
-        if tight:  # a densely coloured picture: a ground, then many more shapes
-            cv2.rectangle(face, (x0, y0), (x1, y1), palette[int(hard.integers(2, len(palette)))], -1)
-            for _ in range(int(hard.integers(40, 120))):
-                p = (int(hard.integers(x0, x1)), int(hard.integers(y0, y1)))
-                cv2.ellipse(face, p, (int(hard.integers(3, 25)), int(hard.integers(3, 25))), float(hard.uniform(0, 180)),
-                            0, 360, palette[int(hard.integers(len(palette)))], -1 if hard.random() < 0.7 else 2)
+        outside = face.copy() if tight is not None else face  # a tight picture stays inside its frame
+        if tight is not None:  # a densely coloured picture: a ground, then many more shapes
+            cv2.rectangle(face, (x0, y0), (x1, y1), palette[int(tight.integers(2, len(palette)))], -1)
+            for _ in range(int(tight.integers(40, 120))):
+                p = (int(tight.integers(x0, x1)), int(tight.integers(y0, y1)))
+                cv2.ellipse(face, p, (int(tight.integers(3, 25)), int(tight.integers(3, 25))), float(tight.uniform(0, 180)),
+                            0, 360, palette[int(tight.integers(len(palette)))], -1 if tight.random() < 0.7 else 2)
         for _ in range(int(rng.integers(25, 60))):
             c = palette[int(rng.integers(len(palette)))]
             p = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
@@ -404,24 +423,24 @@ def _draw_middle(face: np.ndarray, card: Card, design: Design, suit_mask: np.nda
             else:
                 axes = (int(rng.integers(3, 22)), int(rng.integers(3, 22)))
                 cv2.ellipse(face, p, axes, float(rng.uniform(0, 180)), 0, 360, c, -1 if rng.random() < 0.6 else 2)
-        if tight:
+        if tight is not None:
             inside = np.zeros(face.shape[:2], bool)
             inside[y0:y1 + 1, x0:x1 + 1] = True
             face[~inside] = outside[~inside]
-        frame = palette[int(hard.integers(len(palette)))] if tight else design.black
-        cv2.rectangle(face, (x0, y0), (x1, y1), frame, int(hard.integers(1, 4)) if tight else 2)
+        frame = palette[int(tight.integers(len(palette)))] if tight is not None else design.black
+        cv2.rectangle(face, (x0, y0), (x1, y1), frame, int(tight.integers(1, 4)) if tight is not None else 2)
         ph = design.court_pip * FACE_H
         _stamp(face, suit_mask, (x0 + 4, y0 + 4, ph * aspect, ph), color)
 
 
-def _ornament(face: np.ndarray, suit_mask: np.ndarray, ph: float, clear: float, design: Design,
+def _ornament(face: NDArray[Any], suit_mask: NDArray[Any], ph: float, clear: float, design: Design,
               rng: np.random.Generator) -> None:
     """Dress the big pip (``ph`` tall, in the middle of ``face``) as an ornate ace of spades: an outline
     ring round it, a pale inner pip with hatching, scrolls either side and a maker's name across the top,
     all right of ``clear``."""
     aspect = suit_mask.shape[1] / suit_mask.shape[0]
     cx, cy = FACE_W / 2, FACE_H / 2
-    def pip(target: np.ndarray, scale: float, color: tuple[int, int, int]) -> None:
+    def pip(target: NDArray[Any], scale: float, color: tuple[int, int, int]) -> None:
         h = ph * scale
         _stamp(target, suit_mask, (cx - h * aspect / 2, cy - h / 2, h * aspect, h), color)
     pip(face, 0.82, design.paper)
@@ -429,7 +448,7 @@ def _ornament(face: np.ndarray, suit_mask: np.ndarray, ph: float, clear: float, 
     inner, lines = np.zeros_like(face), np.zeros(face.shape[:2], np.uint8)
     pip(inner, 0.7, (255, 255, 255))
     for k in range(-FACE_H, FACE_W + FACE_H, int(rng.integers(4, 9))):  # hatching over the inner pip
-        cv2.line(lines, (k, 0), (k + FACE_H, FACE_H), 1, 1)
+        cv2.line(lines, (k, 0), (k + FACE_H, FACE_H), (1,), 1)
     face[(lines > 0) & (inner[..., 0] > 128)] = np.add(np.multiply(design.paper, 0.8), np.multiply(design.black, 0.2))
     reach = (0.5 - clear) * FACE_W - 3
     for side in (-1, 1):  # scrolls either side of the pip
@@ -446,7 +465,7 @@ def _ornament(face: np.ndarray, suit_mask: np.ndarray, ph: float, clear: float, 
     cv2.putText(face, name, (int(cx - tw / 2), y), cv2.FONT_HERSHEY_TRIPLEX, scale, design.black, 1, cv2.LINE_AA)
 
 
-def card_back(rng: np.random.Generator) -> np.ndarray:
+def card_back(rng: np.random.Generator) -> NDArray[Any]:
     """A patterned card back (lattice, stripes or dots in one colour, with a white margin)."""
     back = np.full((FACE_H, FACE_W, 3), 245, np.uint8)
     color = [(40, 40, 170), (150, 60, 30), (40, 110, 40), (30, 30, 30)][int(rng.integers(4))]
@@ -463,15 +482,16 @@ def card_back(rng: np.random.Generator) -> np.ndarray:
 
 # ----------------------------------------------------------------------------------------------- tables
 
-def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> NDArray[Any]:
     """Smooth noise in [-1, 1] with features about ``scale`` pixels across."""
     h, w = shape
     small = rng.standard_normal((max(2, int(h / scale) + 2), max(2, int(w / scale) + 2))).astype(np.float32)
     big = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-    return np.clip(big / 2.5, -1, 1)
+    out: NDArray[Any] = np.clip(big / 2.5, -1, 1)
+    return out
 
 
-def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+def table(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[Any]:
     """A table top: light or dark wood, felt, carpet, cloth, tiles, a plain surface, a white towel or a
     newspaper (small print, so that letters on paper are seen not to be card indices)."""
     h, w = shape
@@ -516,10 +536,11 @@ def table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     else:
         base = rng.uniform(30, 200, 3)
         img = base * (1 + 0.03 * _noise(rng, shape, 2)[..., None])
-    return np.clip(img, 0, 255).astype(np.uint8)
+    out: NDArray[Any] = np.clip(img, 0, 255).astype(np.uint8)
+    return out
 
 
-def _print_text(rng: np.random.Generator, img: np.ndarray) -> None:
+def _print_text(rng: np.random.Generator, img: NDArray[Any]) -> None:
     """Lines of small random print (letters and digits in OpenCV's stroke fonts) over ``img``."""
     h, w = img.shape[:2]
     font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
@@ -539,8 +560,8 @@ class PlacedCard:
     """A card face drawn into a scene: its code, outline, and its index corners in image pixels."""
 
     card: Card
-    outline: np.ndarray  # 4x2, face corners TL, TR, BR, BL
-    marks: list[tuple[np.ndarray, np.ndarray, float, bool]] = field(default_factory=list)
+    outline: NDArray[Any]  # 4x2, face corners TL, TR, BR, BL
+    marks: list[tuple[NDArray[Any], NDArray[Any], float, bool]] = field(default_factory=list)
     # (rank centre, suit centre, rank height, visible)
 
     @property
@@ -564,20 +585,21 @@ class PlacedCard:
 class Scene:
     """One synthetic frame and what it holds."""
 
-    image: np.ndarray
+    image: NDArray[Any]
     cards: list[PlacedCard]
 
 
-def card_quad(rng: np.random.Generator, center: tuple[float, float], height: float, angle: float) -> np.ndarray:
+def card_quad(rng: np.random.Generator, center: tuple[float, float], height: float, angle: float) -> NDArray[Any]:
     """Corners (TL, TR, BR, BL) of a card of ``height`` px at ``center`` turned ``angle`` radians."""
     w = height * FACE_W / FACE_H
     c, s = math.cos(angle), math.sin(angle)
     pts = np.array([(-w / 2, -height / 2), (w / 2, -height / 2), (w / 2, height / 2), (-w / 2, height / 2)])
     pts = pts @ np.array([[c, s], [-s, c]]) + np.array(center)
-    return (pts + rng.normal(0, height * 0.008, pts.shape)).astype(np.float32)
+    out: NDArray[Any] = (pts + rng.normal(0, height * 0.008, pts.shape)).astype(np.float32)
+    return out
 
 
-def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndarray, edge: int) -> np.ndarray:
+def paste(canvas: NDArray[Any], cover: NDArray[Any], face: NDArray[Any], quad: NDArray[Any], edge: int) -> NDArray[Any]:
     """Draw ``face`` onto ``canvas`` at ``quad`` with rounded corners, a faint edge and a soft shadow.
 
     Returns the face-to-image homography; ``cover`` marks the pixels the card now hides."""
@@ -595,7 +617,7 @@ def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndar
     for cx, cy in ((12, 12), (FACE_W - 13, 12), (12, FACE_H - 13), (FACE_W - 13, FACE_H - 13)):
         alpha_face[cy - 12 if cy < 20 else cy: cy + 1 if cy < 20 else cy + 13,
                    cx - 12 if cx < 20 else cx: cx + 1 if cx < 20 else cx + 13] = 0
-        cv2.circle(alpha_face, (cx, cy), 12, 255, -1)
+        cv2.circle(alpha_face, (cx, cy), 12, (255,), -1)
     face = face.copy()
     cv2.rectangle(face, (0, 0), (FACE_W - 1, FACE_H - 1), (edge, edge, edge), 2)
     size = (x1 - x0, y1 - y0)
@@ -611,9 +633,10 @@ def paste(canvas: np.ndarray, cover: np.ndarray, face: np.ndarray, quad: np.ndar
     return m
 
 
-def _project(m: np.ndarray, point: tuple[float, float]) -> np.ndarray:
+def _project(m: NDArray[Any], point: tuple[float, float]) -> NDArray[Any]:
     p = m @ np.array([point[0], point[1], 1.0])
-    return p[:2] / p[2]
+    out: NDArray[Any] = p[:2] / p[2]
+    return out
 
 
 def _layout(rng: np.random.Generator, shape: tuple[int, int], count: int,
@@ -647,7 +670,7 @@ def _layout(rng: np.random.Generator, shape: tuple[int, int], count: int,
     return out
 
 
-def clutter(rng: np.random.Generator, canvas: np.ndarray, cover: np.ndarray, height: float) -> None:
+def clutter(rng: np.random.Generator, canvas: NDArray[Any], cover: NDArray[Any], height: float) -> None:
     """Chips, dice and a hand or sleeve over the table; ``cover`` (uint8) marks what they hide."""
     h, w = canvas.shape[:2]
     for _ in range(int(rng.integers(0, 6))):  # chips
@@ -659,44 +682,44 @@ def clutter(rng: np.random.Generator, canvas: np.ndarray, cover: np.ndarray, hei
             a = k * math.pi / 3
             cv2.ellipse(canvas, c, (r, r), math.degrees(a), -8, 8, (240, 240, 240), max(2, r // 4))
         cv2.circle(canvas, c, int(r * 0.6), (235, 235, 235) if rng.random() < 0.5 else col, 1)
-        cv2.circle(cover, c, r, 1, -1)
+        cv2.circle(cover, c, r, (1,), -1)
     for _ in range(int(rng.integers(0, 4))):  # dice
         s = height * rng.uniform(0.12, 0.18)
-        c = (rng.uniform(0, w), rng.uniform(0, h))
-        box = cv2.boxPoints((c, (s, s), rng.uniform(0, 90))).astype(np.int32)
+        middle = (rng.uniform(0, w), rng.uniform(0, h))
+        box = cv2.boxPoints((middle, (s, s), rng.uniform(0, 90))).astype(np.int32)
         cv2.fillConvexPoly(canvas, box, (235, 235, 240))
         cv2.polylines(canvas, [box], True, (150, 150, 150), 1)
         for _ in range(int(rng.integers(1, 7))):
             off = rng.uniform(-s * 0.3, s * 0.3, 2)
-            cv2.circle(canvas, (int(c[0] + off[0]), int(c[1] + off[1])), max(1, int(s * 0.09)), (20, 20, 20), -1)
-        cv2.fillConvexPoly(cover, box, 1)
+            cv2.circle(canvas, (int(middle[0] + off[0]), int(middle[1] + off[1])), max(1, int(s * 0.09)), (20, 20, 20), -1)
+        cv2.fillConvexPoly(cover, box, (1,))
     if rng.random() < 0.25:  # a hand or a sleeve reaching in
         skin = np.array([rng.uniform(60, 180), rng.uniform(90, 200), rng.uniform(140, 240)])
         edge = int(rng.integers(4))
         p = [(int(rng.integers(w)), 0), (w - 1, int(rng.integers(h))), (int(rng.integers(w)), h - 1), (0, int(rng.integers(h)))][edge]
         q = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
         mask = np.zeros((h, w), np.uint8)
-        cv2.line(mask, p, q, 1, int(height * rng.uniform(0.4, 0.8)))
-        cv2.circle(mask, q, int(height * 0.35), 1, -1)
+        cv2.line(mask, p, q, (1,), int(height * rng.uniform(0.4, 0.8)))
+        cv2.circle(mask, q, int(height * 0.35), (1,), -1)
         canvas[mask > 0] = (skin * (1 + 0.1 * _noise(rng, (h, w), 20)[mask > 0][:, None])).clip(0, 255)
         cover[mask > 0] = 1
 
 
-def _degrade(rng: np.random.Generator, img: np.ndarray, hard: np.random.Generator | None = None) -> np.ndarray:
+def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Generator | None = None) -> NDArray[Any]:
     """Uneven light, glare, colour cast, blur, noise and JPEG loss; with ``hard``, a fifth of the frames
     are blurred more (out of focus, or a camera shaken along a line)."""
     h, w = img.shape[:2]
-    f = img.astype(np.float32)
+    f: NDArray[Any] = img.astype(np.float32)
     light = 1 + rng.uniform(0.1, 0.45) * _noise(rng, (h, w), rng.uniform(150, 500))
     f *= light[..., None] * (rng.uniform(0.6, 1.15) * rng.uniform(0.85, 1.1, 3)).astype(np.float32)
     if rng.random() < 0.35:  # a hard shadow
         mask = np.zeros((h, w), np.float32)
-        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], 1.0)
+        cv2.fillPoly(mask, [(rng.uniform(0, 1, (4, 2)) * [w, h]).astype(np.int32)], (1.0,))
         f *= 1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), 8)[..., None]
     if rng.random() < 0.4:  # glare
         g = np.zeros((h, w), np.float32)
         cv2.ellipse(g, (int(rng.integers(w)), int(rng.integers(h))), (int(rng.integers(20, 200)), int(rng.integers(20, 120))),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+                    float(rng.uniform(0, 180)), 0, 360, (1.0,), -1)
         f += rng.uniform(40, 140) * cv2.GaussianBlur(g, (0, 0), rng.uniform(10, 40))[..., None]
     if rng.random() < 0.04:  # a grey camera (or a colourless room): pictures lose the colour that tells them apart
         f = np.repeat(f.mean(axis=2, keepdims=True), 3, axis=2)
@@ -711,7 +734,7 @@ def _degrade(rng: np.random.Generator, img: np.ndarray, hard: np.random.Generato
             a = hard.uniform(0, math.pi)
             half = (length - 1) / 2
             cv2.line(kernel, (round(half - half * math.cos(a)), round(half - half * math.sin(a))),
-                     (round(half + half * math.cos(a)), round(half + half * math.sin(a))), 1.0, 1)
+                     (round(half + half * math.cos(a)), round(half + half * math.sin(a))), (1.0,), 1)
             f, sigma = cv2.filter2D(f, -1, kernel / kernel.sum()), hard.uniform(0, 1.0)
     if sigma > 0.3:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
@@ -722,10 +745,10 @@ def _degrade(rng: np.random.Generator, img: np.ndarray, hard: np.random.Generato
     noise = np.empty(f.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(2**31)))
     sd = float(rng.uniform(1, 7))
-    cv2.randn(noise, (0.0, 0.0, 0.0), (sd, sd, sd))  # in every channel
+    cv2.randn(noise, np.zeros(3), np.full(3, sd))  # in every channel
     out = cv2.convertScaleAbs(f + noise)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
 
 
 def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), fonts: list[str] | None = None,
@@ -748,7 +771,7 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     if decks:
         designs = [str(rng.choice(decks)) if rng.random() < real_share else d for d in designs]
     count = int(rng.integers(1, max_cards + 1))
-    placed: list[tuple[PlacedCard, np.ndarray, Sequence[IndexMark]]] = []
+    placed: list[tuple[PlacedCard, NDArray[Any], Sequence[IndexMark]]] = []
     cards = rng.permutation(len(DECK))[:count]
     if hard is not None:
         weight = np.array([3.0 if c.rank in HARD_RANKS else 1.0 for c in DECK])
@@ -773,12 +796,12 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
     for pc, _m, _marks in reversed(placed):
         covers.append(later.copy())
         poly = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(poly, pc.outline.astype(np.int32), 1)
+        cv2.fillConvexPoly(poly, pc.outline.astype(np.int32), (1,))
         later |= poly > 0
     covers.reverse()
-    for (pc, m, marks), cover in zip(placed, covers, strict=True):
+    for (pc, m, card_marks), cover in zip(placed, covers, strict=True):
         blocked = cover | (cluttered > 0)
-        for mark in marks:
+        for mark in card_marks:
             rank, suit = _project(m, mark.rank), _project(m, mark.suit)
             scale = float(np.linalg.norm(suit - rank))
             inside = all(0 <= p[0] < w and 0 <= p[1] < h for p in (rank, suit))

@@ -1,8 +1,9 @@
-"""Train the cocked-die judge of ``vision.dice`` from rendered trays: ``python -m vision.train_dice``.
+"""Train the cocked-die judge of ``vision.dice`` from rendered trays: ``python -m tools.dice.train``.
 
 The recipe, all regenerated from seeds (nothing downloaded, no photo used):
 
-1. ``vision.dice_render`` lays out and draws a tray (``Tray.random``: camera height and tilt, felt, light),
+1. ``tools.dice.rolls`` lays out a tray (``random_tray``: camera height and tilt, felt, light) drawn by
+   ``device.demo.dice_drawing``,
    a share ``COCKED_SHARE`` of its dice cocked (``cock``: 18-35 degrees, an edge on the floor, wedged
    against a die lying flat or the wall) and half of the flat ones tilted up to ``TILT_SLIGHT`` (6 degrees:
    still flat, to be read);
@@ -19,7 +20,7 @@ The recipe, all regenerated from seeds (nothing downloaded, no photo used):
    cocked (picked on tuning trays, 208000 on, and confirmed on these).
 
 PyTorch is needed here only (never at run time): run with an interpreter that has it, e.g.
-``PYTHONPATH=. /path/to/torch-venv/bin/python -m vision.train_dice``. Options: ``--trays`` (8000),
+``PYTHONPATH=. /path/to/torch-venv/bin/python -m tools.dice.train``. Options: ``--trays`` (8000),
 ``--low`` (2000 trays leaning little), ``--check`` (1500 trays), ``--epochs`` (8), ``--judges`` (2
 networks averaged), ``--jobs`` (2, tray rendering), ``--threads`` (2, PyTorch), ``--device`` (``cpu``; ``cuda``
 fits on a GPU where there is one), ``--out``. The committed model was made with the defaults (its
@@ -41,12 +42,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from device.demo.dice_drawing import TILT_SLIGHT, render
+from tools.dice.rolls import lay_out, random_tray
 from vision.dice import CROP, MODEL, die_patches, judge, mirrored, top_faces
-from vision.dice_render import TILT_SLIGHT, Tray, lay_out, render
 from vision.glyphs import onnx_net
+
+if TYPE_CHECKING:
+    import torch  # the train extra: PyTorch fits the networks
 
 COCKED_SHARE = 0.4
 """Share of the dice a training tray lands cocked (where there is room)."""
@@ -59,11 +66,11 @@ most like a flat one's."""
 HIDDEN = 32
 
 
-def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """One tray's samples: patches (n, 5, CROP, CROP) float16, cocked (n,) bool, read as a face (n,) bool
     (``lean``: how far its cocked dice lean, as ``lay_out`` takes it)."""
     rng = np.random.default_rng(seed)
-    tray = Tray.random(rng)
+    tray = random_tray(rng)
     poses = [pose if pose.cocked or rng.random() < 0.5 else replace(pose, tilt=float(rng.uniform(0, TILT_SLIGHT)))
              for pose in lay_out(rng, tray, cocked=COCKED_SHARE, lean=lean)]
     frame = render(rng, tray, poses)
@@ -79,7 +86,7 @@ def tray_samples(seed: int, lean: tuple[float, float] | None = None) -> tuple[np
 
 
 def samples(first: int, count: int, jobs: int, lean: tuple[float, float] | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """The samples of trays ``first`` to ``first + count - 1``, joined."""
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(partial(tray_samples, lean=lean), range(first, first + count), chunksize=20))
@@ -87,7 +94,7 @@ def samples(first: int, count: int, jobs: int, lean: tuple[float, float] | None 
     return x, y, read
 
 
-def network() -> object:
+def network() -> torch.nn.Module:
     import torch.nn as nn  # training only
 
     return nn.Sequential(
@@ -97,7 +104,7 @@ def network() -> object:
         nn.Flatten(), nn.Linear(32 * (CROP // 8) ** 2, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, 1))
 
 
-def averaged(models: list[object]) -> object:
+def averaged(models: list[torch.nn.Module]) -> torch.nn.Module:
     """One network whose log odds are the mean of those of ``models`` (the judge as one ONNX file)."""
     import torch.nn as nn  # training only
 
@@ -106,13 +113,13 @@ def averaged(models: list[object]) -> object:
             super().__init__()
             self.parts = nn.ModuleList(models)
 
-        def forward(self, x: object) -> object:
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
             return sum(part(x) for part in self.parts) / len(self.parts)
 
     return Averaged()
 
 
-def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0, device: str = "cpu") -> object:
+def fit(x: NDArray[Any], y: NDArray[Any], epochs: int, seed: int = 0, device: str = "cpu") -> torch.nn.Module:
     """The network fitted to patches ``x`` and labels ``y`` (and their mirror images), on PyTorch's ``device``
     ("cpu", or "cuda" where there is one), returned on the CPU."""
     import torch  # training only
@@ -144,8 +151,8 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int = 0, device: str = 
     return model.cpu()
 
 
-def save_onnx(model: object, path: Path) -> None:
-    """The network as ONNX (opset 13) for ``cv2.dnn``, exported as ``vision.train.export`` does."""
+def save_onnx(model: torch.nn.Module, path: Path) -> None:
+    """The network as ONNX (opset 13) for ``cv2.dnn``, exported as ``tools.cards.train.export`` does."""
     import torch  # training only
 
     path.parent.mkdir(parents=True, exist_ok=True)

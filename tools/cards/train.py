@@ -1,8 +1,8 @@
-"""Train the index-corner reader from synthetic card tables: ``python -m vision.train``.
+"""Train the index-corner reader from synthetic card tables: ``python -m tools.cards.train``.
 
 The data recipe, all regenerated from seeds and ``../shared/data`` (nothing downloaded):
 
-1. ``vision.render.table_scene`` draws a frame (1280x720 down to 384x288, landscape or portrait) of one or two random
+1. ``tools.cards.render.table_scene`` draws a frame (1280x720 down to 384x288, landscape or portrait) of one or two random
    deck designs (index fonts from ``render.RANK_FONTS``; ``render.HELD_OUT_FONTS`` are kept for testing; with
    ``--deck-scenes``, more scenes whose designs are mostly the real public-domain decks, ``render.TRAINING_DECKS``;
    the (L)GPL decks, ``render.HELD_OUT_DECKS``, are kept for testing),
@@ -44,7 +44,7 @@ The data recipe, all regenerated from seeds and ``../shared/data`` (nothing down
 Recipe (PyTorch is needed for training only: the ``train`` extra; on 2 cores keep to 2 threads):
 
     python -m venv /tmp/train-venv && /tmp/train-venv/bin/pip install -e '.[train]'
-    nice -n 19 /tmp/train-venv/bin/python -m vision.train --cache /tmp/card-samples
+    nice -n 19 /tmp/train-venv/bin/python -m tools.cards.train --cache /tmp/card-samples
 
 Options: ``--scenes N`` (default 6000), ``--validation-scenes`` (300), ``--epochs`` (16), ``--screen-hidden``
 (64,32: the screen's ReLU layers), ``--looks`` (3,2: the looks' strides, coarsest first),
@@ -70,24 +70,24 @@ when it cut marks at three fixed shares of the paper's brightness (before commit
 went on from the third's reader on samples of the present finder (``corners.ink_depth``), in a new cache
 DIR2, and refitted the screen and looks after it (the expert was kept):
 
-    python -m vision.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
-    python -m vision.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
+    python -m tools.cards.train --cache DIR --scenes 6000 --epochs 12 --out FIRST/index_reader.npz
+    python -m tools.cards.train --cache DIR --scenes 12000 --epochs 4 --max-lr 1e-3 --init DIR/reader-0-6000.pt \\
         --screen-from FIRST/index_reader.npz --out SECOND/index_reader.npz
-    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
+    python -m tools.cards.train --cache DIR --scenes 12000 --hard-scenes 12000 --epochs 6 --max-lr 1e-3 \\
         --init DIR/reader-0-12000.pt --screen-from SECOND/index_reader.npz
-    python -m vision.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
-    python -m vision.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
-    python -m vision.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
+    python -m tools.cards.train --cache DIR --scenes 12000 --validation-scenes 1500 --screen-only
+    python -m tools.cards.train --cache DIR --scenes 12000 --hard-scenes 12000 --validation-scenes 1500 --epochs 14 --expert
+    python -m tools.cards.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
         --max-lr 1e-3 --init DIR/reader-0-12000-12000hard.pt
 
 The present reader and expert went on from those on the same scenes with real decks and real photos too
 (``docs/CARD_MODEL.md``): the reader 4 epochs, its screen and looks refitted after, and the expert 2 epochs on
 the rows that reader chooses (the photos labelled by the reader committed before, whose file ``--photos`` reads):
 
-    python -m vision.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
         --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 4 --max-lr 1e-3 \
         --init vision/models/index_reader.onnx --out NEW/index_reader.npz
-    python -m vision.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
         --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 2 --max-lr 1e-3 \
         --expert --init vision/models/index_reader.expert.onnx --out NEW/index_reader.npz
 
@@ -95,11 +95,11 @@ The second expert is the expert of another model, OTHER: a reader trained 16 epo
 committed one, on 12,000 + 12,000 scenes of the present finder (DIR3), and an expert fitted 8 epochs on from the
 committed expert, on the rows that reader chose (OTHER's reader and screens are not used at run time):
 
-    python -m vision.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 16 \\
+    python -m tools.cards.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 16 \\
         --max-lr 1e-3 --init vision/models/index_reader.onnx --out OTHER/index_reader.npz
-    python -m vision.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 8 \\
+    python -m tools.cards.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 8 \\
         --max-lr 1e-3 --expert --init vision/models/index_reader.expert.onnx --out OTHER/index_reader.npz
-    python -m vision.train --second-from OTHER/index_reader.npz
+    python -m tools.cards.train --second-from OTHER/index_reader.npz
 """
 
 from __future__ import annotations
@@ -111,12 +111,17 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import Card
-from vision import corners, glyphs, photos, render
+from tools.cards import photos, render
+from vision import corners, glyphs
+
+if TYPE_CHECKING:
+    import torch  # the train extra: PyTorch fits the networks
 
 SIZES = ((720, 1280), (540, 960), (504, 378), (378, 504), (288, 384), (384, 288))
 NEGATIVE_SHARE = 0.35
@@ -134,7 +139,7 @@ VALIDATION_SEED = 800_000_000  # validation scenes (held-out fonts); the benchma
 
 
 def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-                  hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+                  hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, NDArray[Any]]:
     """Features (uint8, 0..255), rank and suit labels and card geometry from one synthetic scene (with
     ``hard``, one with the hard cases too; with ``decks``, one whose designs are mostly those real decks:
     ``render.table_scene``)."""
@@ -149,8 +154,8 @@ def scene_samples(seed: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
     return {**rows(planes, found, rank_label, suit_label, rng, JITTERED), "geometry": geometry}
 
 
-def rows(planes: corners.Planes, found: corners.Candidates, rank: np.ndarray, suit: np.ndarray,
-         rng: np.random.Generator, jittered: int) -> dict[str, np.ndarray]:
+def rows(planes: corners.Planes, found: corners.Candidates, rank: NDArray[Any], suit: NDArray[Any],
+         rng: np.random.Generator, jittered: int) -> dict[str, NDArray[Any]]:
     """The feature rows (uint8, 0..255) and labels of labelled candidates: every index corner, and ``jittered``
     more copies of each a little turned, shifted and scaled; ``NEGATIVE_SHARE`` of the "not an index" ones;
     none of those left out (-1)."""
@@ -166,7 +171,7 @@ def rows(planes: corners.Planes, found: corners.Candidates, rank: np.ndarray, su
     return {"x": (x * 255).round().astype(np.uint8), "rank": rank[keep], "suit": suit[keep]}
 
 
-def label(scene: render.Scene, found: corners.Candidates) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def label(scene: render.Scene, found: corners.Candidates) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """Rank and suit class per candidate (-1: left out) and (x, y, height) of the card per positive."""
     n = len(found)
     rank = np.full(n, glyphs.NOT_INDEX_RANK)
@@ -198,7 +203,7 @@ PHOTO_JITTERED = 8  # extra copies of each real index corner (the photos are few
 PHOTO_DOUBT = 0.05  # how surely the committed reader must take a lone labelled corner's best pair as an index
 
 
-def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet, seed: int) -> dict[str, np.ndarray]:
+def photo_samples(photo: photos.Photo, image: NDArray[Any], reader: glyphs.ConvNet, seed: int) -> dict[str, NDArray[Any]]:
     """Features and labels from one real photo, as ``scene_samples`` gives them from a scene.
 
     A labelled corner's box holds its rank and suit marks but not which is which (a pair read the wrong way
@@ -242,16 +247,14 @@ def photo_samples(photo: photos.Photo, image: np.ndarray, reader: glyphs.ConvNet
     return {**rows(planes, found, rank, suit, rng, PHOTO_JITTERED), "geometry": np.zeros((0, 3), np.float32)}
 
 
-def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, np.ndarray]:
+def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, NDArray[Any]]:
     """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``."""
-    import cv2
-
-    parts = [photo_samples(p, cv2.imread(str(data / "images" / p.name)), reader, k)
+    parts = [photo_samples(p, photos.image(data, p), reader, k)
              for k, p in enumerate(photos.photos(data, split)) if p.group in photos.COLOUR_LIGHT]
     return joined(parts)
 
 
-def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+def joined(parts: list[dict[str, NDArray[Any]]]) -> dict[str, NDArray[Any]]:
     """Sample sets (``scene_samples``, ``photo_samples``) as one: each array of each, one after another.
 
     >>> joined([{"x": np.zeros(1), "rank": np.ones(1), "suit": np.ones(1), "geometry": np.zeros((1, 3))}] * 2)["rank"]
@@ -260,12 +263,12 @@ def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "rank", "suit", "geometry")}
 
 
-def _sliced(view: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+def _sliced(view: Callable[[NDArray[Any]], NDArray[Any]], x: NDArray[Any]) -> NDArray[Any]:
     """``view`` of many rows, 65536 at a time (so its float intermediates stay small), joined."""
     return np.concatenate([view(x[k:k + 65536]) for k in range(0, len(x), 65536)])
 
 
-def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
+def reader_keeps(net: glyphs.ConvNet, x: NDArray[Any]) -> NDArray[Any]:
     """Whether the reader keeps each row of features (uint8) for a second look, as ``cards.read_corners``
     does: read surely, or surely an index corner."""
     from vision.cards import first_read, kept
@@ -273,17 +276,17 @@ def reader_keeps(net: glyphs.ConvNet, x: np.ndarray) -> np.ndarray:
     return _sliced(lambda part: kept(*first_read(*net.predict(part.astype(np.float32) / 255))[2:]), x)
 
 
-def coarse_view(x: np.ndarray) -> np.ndarray:
+def coarse_view(x: NDArray[Any]) -> NDArray[Any]:
     """``glyphs.screen_view`` of many rows of uint8 features, a slice at a time."""
     return _sliced(glyphs.screen_view, x)
 
 
-def glance_view(x: np.ndarray, stride: int) -> np.ndarray:
+def glance_view(x: NDArray[Any], stride: int) -> NDArray[Any]:
     """``corners.glance_view`` at ``stride`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
     return _sliced(lambda part: (corners.glance_view(part, stride) * 255).round().astype(np.uint8), x)
 
 
-def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], epochs: int,
+def fit_screen(coarse: NDArray[Any], target: NDArray[Any], hidden: tuple[int, ...], epochs: int,
                seed: int) -> glyphs.Screen:
     """PyTorch's Adam (batches of 1024, the learning rate down tenfold for the last quarter) on the
     cross-entropy of one logit per row of ``coarse`` (uint8 ``screen_view`` rows) against ``target``, the
@@ -323,17 +326,17 @@ def fit_screen(coarse: np.ndarray, target: np.ndarray, hidden: tuple[int, ...], 
                          [m.bias.detach().numpy() for m in linear])
 
 
-def screen_targets(net: glyphs.ConvNet, part: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def screen_targets(net: glyphs.ConvNet, part: dict[str, NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
     """The rows a screen must pass (index corners ``net`` keeps for a second look) and the rows it is
     fitted on (where label and reader agree; see the module's step 5)."""
     keep, index = reader_keeps(net, part["x"]), part["rank"] < glyphs.NOT_INDEX_RANK
     return keep & index, keep == index
 
 
-def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
-                 targets: tuple[np.ndarray, np.ndarray], check_positive: np.ndarray,
-                 view: Callable[[np.ndarray], np.ndarray], hidden: tuple[int, ...], epochs: int, seed: int,
-                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float, np.ndarray]:
+def refit_screen(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]],
+                 targets: tuple[NDArray[Any], NDArray[Any]], check_positive: NDArray[Any],
+                 view: Callable[[NDArray[Any]], NDArray[Any]], hidden: tuple[int, ...], epochs: int, seed: int,
+                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float, NDArray[Any]]:
     """A screen of the ``view`` of ``data``'s rows (uint8 rows in, uint8 out), fitted to ``targets`` (from
     ``screen_targets``), its pass mark, set to keep ``keeps`` of ``check``'s ``check_positive`` rows, and
     which of ``check``'s rows it passes."""
@@ -349,8 +352,8 @@ def refit_screen(data: dict[str, np.ndarray], check: dict[str, np.ndarray],
     return screen, screen_pass, index >= screen_pass
 
 
-def fit_looks(data: dict[str, np.ndarray], check: dict[str, np.ndarray], targets: tuple[np.ndarray, np.ndarray],
-              kept: np.ndarray, args: argparse.Namespace) -> tuple[glyphs.Look, ...]:
+def fit_looks(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], targets: tuple[NDArray[Any], NDArray[Any]],
+              kept: NDArray[Any], args: argparse.Namespace) -> tuple[glyphs.Look, ...]:
     """The looks at ``args.looks``' strides (coarsest first), fitted finest first (see the module's step 6):
     each keeps ``PRESCREEN_KEEPS`` of ``check``'s rows ``kept`` by the stages after it."""
     if len(set(args.looks)) != len(args.looks) or args.looks != tuple(sorted(args.looks, reverse=True)):
@@ -367,7 +370,7 @@ def fit_looks(data: dict[str, np.ndarray], check: dict[str, np.ndarray], targets
     return tuple(looks)
 
 
-def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):  # -> torch.nn.Module
+def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN) -> torch.nn.Module:
     """The convolutional reader (PyTorch; training only). It takes the feature rows of the run-time reader
     (``corners.features``) split by ``glyphs.conv_inputs``: the ink patch goes through three 3x3
     convolutions, each followed by 2x2 max-pooling (the coarse redness joins after the first pooling,
@@ -401,7 +404,7 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
     return ConvReader()
 
 
-def from_onnx(path: Path):  # -> torch.nn.Module
+def from_onnx(path: Path) -> torch.nn.Module:
     """A ``conv_net`` holding the weights of a network ``export`` wrote (its widths read from the file), to go on
     training it when its PyTorch weights were not kept. The export folded each batch-norm into the convolution
     before it, so the batch-norms here are identities, and stay so while it trains."""
@@ -412,8 +415,8 @@ def from_onnx(path: Path):  # -> torch.nn.Module
     graph = onnx.load(str(path)).graph
     values = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     layers = [[values[name] for name in node.input[1:]] for node in graph.node if node.op_type in ("Conv", "Gemm")]
-    channels = tuple(int(weight.shape[0]) for weight, _ in layers[:3])
-    model = _folded(conv_net(channels, int(layers[3][0].shape[0])))  # type: ignore[arg-type]
+    c1, c2, c3 = (int(weight.shape[0]) for weight, _ in layers[:3])
+    model = _folded(conv_net((c1, c2, c3), int(layers[3][0].shape[0])))
     targets = (model.conv1[0], model.conv2[0], model.conv3[0], model.hidden[0], model.rank, model.suit)
     with torch.no_grad():
         for target, (weight, bias) in zip(targets, layers, strict=True):
@@ -422,7 +425,7 @@ def from_onnx(path: Path):  # -> torch.nn.Module
     return model
 
 
-def _folded(model):  # (torch.nn.Module) -> torch.nn.Module
+def _folded(model: torch.nn.Module) -> torch.nn.Module:
     """A ``conv_net`` without its batch-norms (identities in their place), for weights with them folded in."""
     import torch
 
@@ -431,8 +434,8 @@ def _folded(model):  # (torch.nn.Module) -> torch.nn.Module
     return model
 
 
-def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN):
-    """The network a run starts from (-> torch.nn.Module): a fresh ``conv_net`` of ``channels`` and ``hidden``
+def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN) -> torch.nn.Module:
+    """The network a run starts from: a fresh ``conv_net`` of ``channels`` and ``hidden``
     units, or the one at ``init``: PyTorch weights an earlier run saved (``--cache``), or an exported network
     (``.onnx``, ``from_onnx``)."""
     import torch
@@ -449,7 +452,7 @@ def initial(init: Path | None, channels: tuple[int, int, int] = CHANNELS, hidden
 
 
 def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_FONTS),
-            cache: Path | None = None, hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+            cache: Path | None = None, hard: bool = False, decks: tuple[str, ...] = ()) -> dict[str, NDArray[Any]]:
     """``scene_samples`` of every seed, joined (read from ``cache`` if it holds them, else saved there)."""
     if cache is not None and cache.exists():
         with np.load(cache) as data:
@@ -462,16 +465,16 @@ def samples(seeds: range, jobs: int, fonts: tuple[str, ...] = tuple(render.RANK_
             parts.append(part)
             if len(parts) % 500 == 0:
                 print(f"{len(parts)} scenes, {time.time() - started:.0f} s", flush=True)
-    together = joined(parts)
+    together: dict[str, Any] = joined(parts)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, **together)
     return together
 
 
-def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs: int, seed: int,
+def fit_conv(train: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], epochs: int, seed: int,
              threads: int, init: Path | None = None, max_lr: float = 3e-3, channels: tuple[int, int, int] = CHANNELS,
-             hidden: int = CNN_HIDDEN, negatives_share: float = EPOCH_NEGATIVES, batch: int = 1024):  # -> torch.nn.Module
+             hidden: int = CNN_HIDDEN, negatives_share: float = EPOCH_NEGATIVES, batch: int = 1024) -> torch.nn.Module:
     """AdamW on the summed cross-entropy of both heads (batches of ``batch``), the learning rate on one cycle,
     for a ``conv_net`` of ``channels`` and ``hidden`` units; each epoch sees every index corner and a fresh
     ``negatives_share`` of the rest. After each epoch, the share of ``check``'s index corners read right and surely (both heads at least
@@ -523,7 +526,7 @@ def fit_conv(train: dict[str, np.ndarray], check: dict[str, np.ndarray], epochs:
     return model.eval()
 
 
-def expert_rows(data: dict[str, np.ndarray], reader: glyphs.ConvNet, seed: int) -> np.ndarray:
+def expert_rows(data: dict[str, NDArray[Any]], reader: glyphs.ConvNet, seed: int) -> NDArray[Any]:
     """The rows of ``data`` the expert is fitted on: every index corner; of ``EXPERT_ASKED`` "not an index"
     rows at random, those ``reader`` takes as an index at least ``EXPERT_DOUBT`` surely; and a quarter as
     many other "not an index" rows at random."""
@@ -536,7 +539,7 @@ def expert_rows(data: dict[str, np.ndarray], reader: glyphs.ConvNet, seed: int) 
                            rng.choice(others, min(len(others), len(doubted) // 4), replace=False)])
 
 
-def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # model: torch.nn.Module
+def export(model: torch.nn.Module, path: Path, check: NDArray[Any]) -> dict[str, NDArray[Any]]:
     """Writes ``model`` as ONNX to ``path`` (inputs ``glyphs.CONV_INPUTS``, logits ``rank`` and ``suit``
     out; batch-norm folded into the convolutions) and returns ``check`` (rows of features) with the
     model's logits for them, as PyTorch computed them. The batch size is fixed in the file (OpenCV's
@@ -551,7 +554,7 @@ def export(model, path: Path, check: np.ndarray) -> dict[str, np.ndarray]:  # mo
     return {"check_x": check, "check_rank": rank.numpy(), "check_suit": suit.numpy()}
 
 
-def references(saved: Any) -> dict[str, np.ndarray]:
+def references(saved: Any) -> dict[str, NDArray[Any]]:
     """The reference rows a model file keeps (``np.load`` of it): the reader's as ``export`` names them, and
     each expert's, the same names after its name (``glyphs.EXPERTS``) and ``_`` (so a refit of the screens keeps
     them all).
@@ -563,7 +566,7 @@ def references(saved: Any) -> dict[str, np.ndarray]:
     return {k: saved[k] for k in saved if k in names}
 
 
-def with_arrays(path: Path, **arrays: np.ndarray) -> None:
+def with_arrays(path: Path, **arrays: NDArray[Any]) -> None:
     """Saves ``arrays`` into the model file at ``path``, each in place of any of its name there, the rest
     kept (so an expert fitted again replaces the reference rows of the one before).
 
@@ -579,7 +582,7 @@ def with_arrays(path: Path, **arrays: np.ndarray) -> None:
     np.savez_compressed(path, **{**kept, **arrays})
 
 
-def fit_expert(data: dict[str, np.ndarray], check: dict[str, np.ndarray], args: argparse.Namespace) -> None:
+def fit_expert(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], args: argparse.Namespace) -> None:
     """Fits the expert of the model at ``args.out`` on its ``expert_rows`` and exports it beside the model
     (``glyphs.expert_path``), saving a batch of rows with PyTorch's logits for them into the model file."""
     path = glyphs.expert_path(args.out)
@@ -639,7 +642,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="this many more scenes drawn mostly with the real public-domain deck designs "
                              "(render.TRAINING_DECKS; seeds of --seed + 2)")
     parser.add_argument("--photos", type=Path, help="add the train split of these real labelled photos "
-                                                    "(vision.photos: ../shared/data/real-cards-cardcounter)")
+                                                    "(tools.cards.photos: ../shared/data/real-cards-cardcounter)")
     parser.add_argument("--screen-only", action="store_true",
                         help="refit only the screen and looks of the model at --out, against its reader (left as it is)")
     parser.add_argument("--expert", action="store_true",

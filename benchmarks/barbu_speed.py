@@ -26,16 +26,10 @@ from typing import Any
 
 from timing import best_rates
 
-from scoring.barbu import (
-    Contract,
-    Double,
-    Trick,
-    dominoes_hand,
-    score_request,
-    trick_hand,
-)
+from scoring.barbu import Contract, Double, Trick, dominoes_hand, trick_hand
 from scoring.barbu_random import random_request
 from scoring.cards import Card, Suit
+from scoring.requests.barbu import score_request
 
 GOAL = 20_000
 

@@ -43,9 +43,9 @@ def table(name: str, journal: Path, config: Path | None, seconds: float, fps: fl
     from device.club_link import Outbox, linked
     from device.config import load
     from device.display import Display, open_device
-    from device.flows import flow_for
     from device.flows.loop import Loop
     from device.flows.play import Play
+    from device.games import flow_for
     from device.journal import Journal
     from device.session import Session
     from tests.club.table import GIN, KNOCK

@@ -24,7 +24,7 @@ from typing import Any
 
 from benchmarks.gin_hands import knock_deal, meld_rich_hand, random_hand
 from scoring.cards import Card
-from scoring.gin import score_request, settle
+from scoring.gin import settle
 from scoring.gin_melds import (
     Aces,
     deadwood,
@@ -34,6 +34,7 @@ from scoring.gin_melds import (
     mask_of,
 )
 from scoring.gin_melds import _set_choices as _set_choices  # to start each timed pass with it empty
+from scoring.requests.gin import score_request
 
 
 def rlcard_min_deadwood(hand: list[Any], discard: bool) -> int:

@@ -39,8 +39,9 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 from scoring.cards import DECK, Card
-from scoring.ofc import ROWS, Board, assess, score_request, settle
+from scoring.ofc import ROWS, Board, assess, settle
 from scoring.poker import Category, all_hands, value5, values
+from scoring.requests.ofc import score_request
 
 GOAL_RATIO = 1.5
 GOAL_EXHAUSTIVE_SECONDS = 3.0

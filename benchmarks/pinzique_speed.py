@@ -22,9 +22,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from scoring import pinzique, pinzique_roll
+from scoring import pinzique_roll
 from scoring.cards import parse_cards
 from scoring.pinzique_roll import default_guide, score_roll
+from scoring.requests import pinzique
 
 GOAL_MS = 1.0
 RETIMED = 200

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from club.messages import check_name
-from device.config import Broker, ConfigError, Section, section
+from device.config import BrokerSection, ConfigError, Section, section
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class ServerConfig:
     """The whole configuration; ``[club] name`` has no default."""
 
     club: ClubName
-    broker: Broker = field(default_factory=Broker)
+    broker: BrokerSection = field(default_factory=BrokerSection)
     server: Server = field(default_factory=Server)
 
 
@@ -71,7 +71,7 @@ def parse(text: str, source: str = "club.toml") -> ServerConfig:
             raise ConfigError(f"[{min(unknown)}]: unknown section (known: {', '.join(SECTIONS)})")
         if "club" not in data:
             raise ConfigError("[club] name: the club's name is missing")
-        return ServerConfig(section(ClubName, data["club"], "club"), section(Broker, data.get("broker", {}), "broker"),
+        return ServerConfig(section(ClubName, data["club"], "club"), section(BrokerSection, data.get("broker", {}), "broker"),
                             section(Server, data.get("server", {}), "server"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None

@@ -8,13 +8,13 @@ import ssl
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from device.config import Broker
+from device.config import BrokerSection
 
 MAX_DELAY = 10
 """The longest wait (seconds) between two tries to reach a broker that is down."""
 
 
-def client(broker: Broker, client_id: str, user: str | None = None) -> mqtt.Client:
+def client(broker: BrokerSection, client_id: str, user: str | None = None) -> mqtt.Client:
     """A client for ``broker``, logging in as ``user`` (``broker.username`` unless given); not connected yet."""
     made = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
     name = user if user is not None else broker.username

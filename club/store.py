@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from club.messages import END, Entry
-from device.journal import Event, GameRecord
+from device.journal import GameRecord, Recorded
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -106,11 +106,11 @@ class Store:
                 for tbl, id_, game, players, settings, started, finished, result
                 in self._query("SELECT * FROM games ORDER BY tbl, id")]
 
-    def events(self, table: str, game_id: int) -> list[Event]:
+    def events(self, table: str, game_id: int) -> list[Recorded]:
         """One game's events in order."""
         rows = self._query("SELECT seq, kind, data, at FROM events WHERE tbl = ? AND game_id = ? ORDER BY seq",
                            (table, game_id))
-        return [Event(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
+        return [Recorded(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
 
     def counts(self) -> dict[tuple[str, int], int]:
         """How many events each game has: (table, game id) to count."""
@@ -133,5 +133,5 @@ class TableEvents:
     def __init__(self, store: Store, table: str) -> None:
         self.store, self.table = store, table
 
-    def events(self, game_id: int) -> list[Event]:
+    def events(self, game_id: int) -> list[Recorded]:
         return self.store.events(self.table, game_id)

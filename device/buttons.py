@@ -8,7 +8,7 @@ press is lost while the loop is busy. In tests and without a Pi, gpiozero's Mock
 >>> buttons = Buttons({"ok": 17, "back": 27, "next": 22}, pin_factory=factory)
 >>> factory.pin(22).drive_low(); factory.pin(22).drive_high()
 >>> buttons.take()
-[Press(button='next', held=False)]
+[Press(button=<Button.NEXT: 'next'>, held=False, seat=None)]
 >>> buttons.close()
 """
 
@@ -16,22 +16,15 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from gpiozero import Button
+import gpiozero
+
+from device.inputs import Button, Press
 
 NAMES = ("ok", "back", "next")
 DEFAULT_PINS = {"ok": 17, "back": 27, "next": 22}
 """BCM pin numbers; each button connects its pin to ground (the internal pull-up holds it high)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """One press of a main button; ``held`` when it was held past the hold time (OK held = undo)."""
-
-    button: str
-    held: bool
 
 
 class Buttons:
@@ -45,19 +38,19 @@ class Buttons:
         self.presses: queue.SimpleQueue[Press] = queue.SimpleQueue()
         self.buttons = [self._button(name, pin, hold_time, pin_factory) for name, pin in pins.items()]
 
-    def _button(self, name: str, pin: int, hold_time: float, pin_factory: Any) -> Button:
-        button = Button(pin, hold_time=hold_time, pin_factory=pin_factory)
+    def _button(self, name: str, pin: int, hold_time: float, pin_factory: Any) -> gpiozero.Button:
+        button = gpiozero.Button(pin, hold_time=hold_time, pin_factory=pin_factory)
         held = False
 
         def on_held() -> None:
             nonlocal held
             held = True
-            self.presses.put(Press(name, held=True))
+            self.presses.put(Press(Button(name), held=True))
 
         def on_released() -> None:
             nonlocal held
             if not held:
-                self.presses.put(Press(name, held=False))
+                self.presses.put(Press(Button(name), held=False))
             held = False
 
         button.when_held = on_held

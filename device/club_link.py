@@ -43,7 +43,7 @@ from device.history import ReadOnlyJournal, replay
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
-    from device.config import Club
+    from device.config import ClubSection
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ class ClubLink:
     """The table's link to the club (``config``: the ``[club]`` section), publishing the journal at
     ``journal`` from its own thread between ``start()`` and ``close()``."""
 
-    def __init__(self, config: Club, journal: str | Path) -> None:
+    def __init__(self, config: ClubSection, journal: str | Path) -> None:
         from club.mqtt import client
 
         self.config, self.path = config, Path(journal)
@@ -198,8 +198,8 @@ class ClubLink:
     def brief(self) -> str:
         """The link in a few words for the OLED's title bar.
 
-        >>> from device.config import Club
-        >>> link = ClubLink(Club(name="riverside", table="north"), "journal.db")
+        >>> from device.config import ClubSection
+        >>> link = ClubLink(ClubSection(name="riverside", table="north"), "journal.db")
         >>> link.brief(), (setattr(link, "queued", 3), link.brief())[1]
         ('offline', 'offline, queued 3')
         >>> link.connected = True; link.brief()
@@ -321,7 +321,7 @@ def _published(info: mqtt.MQTTMessageInfo) -> bool:
 
 
 @contextmanager
-def linked(config: Club | None, journal: str | Path) -> Iterator[ClubLink | None]:
+def linked(config: ClubSection | None, journal: str | Path) -> Iterator[ClubLink | None]:
     """The club link of a ``[club]`` section, running while the block runs; None without one."""
     if config is None:
         yield None

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from device.display import KINDS as DISPLAY_KINDS
+from device.games import names
 from device.screens import GLASSES
-from scoring.games import names
 
 if TYPE_CHECKING:
     from vision.dice_tracker import DiceSettings
@@ -62,7 +62,7 @@ S = typing.TypeVar("S", bound=Section)
 
 
 @dataclass(frozen=True)
-class Table(Section):
+class TableSection(Section):
     """Which game is played, by whom."""
 
     game: str = "cribbage"
@@ -80,7 +80,7 @@ class Table(Section):
 
 
 @dataclass(frozen=True)
-class Buttons(Section):
+class ButtonsSection(Section):
     """The main buttons' BCM pins and the hold time for undo."""
 
     ok: int = 17
@@ -96,7 +96,7 @@ class Buttons(Section):
 
 
 @dataclass(frozen=True)
-class Display(Section):
+class DisplaySection(Section):
     """The OLED: controller (or a stand-in), I2C port and address, rotation, emulator folder, and the
     glass's size in inches ("1.3" or "0.96": how tall the lines are drawn, ``device.screens.GLASSES``)."""
 
@@ -118,7 +118,7 @@ class Display(Section):
 
 
 @dataclass(frozen=True)
-class Camera(Section):
+class CameraSection(Section):
     """Where frames come from (picamera, usb:N, a video file or an image folder), at what size, and the deck's
     faces ("light": dark print on light paper, nearly every deck; "dark": light print on black).
 
@@ -140,21 +140,21 @@ class Camera(Section):
 
 
 @dataclass(frozen=True)
-class Panel(Section):
+class PanelSection(Section):
     """The seat panel: ``auto`` finds a Pico by its USB id, ``none`` runs without one, else a port."""
 
     port: str = "auto"
 
 
 @dataclass(frozen=True)
-class Journal(Section):
+class JournalSection(Section):
     """Where confirmed events are kept."""
 
     path: str = "tablescore.db"
 
 
 @dataclass(frozen=True)
-class Dice(Section):
+class DiceSection(Section):
     """Pinzique's dice tray (``vision.dice_tracker.DiceSettings``; how many dice, the score guide's): frames
     the dice must lie still for a roll to settle, how far (pixels) a die may shift and still lie still, and
     how far from where it lay a die is still one kept from the last roll."""
@@ -173,7 +173,7 @@ class Dice(Section):
 
 
 @dataclass(frozen=True)
-class Broker(Section):
+class BrokerSection(Section):
     """The club's MQTT broker: where it listens, the user and password to log in with, and whether to speak
     TLS to it (checked against ``ca_file``, or the system's certificate authorities when it is empty)."""
 
@@ -192,7 +192,7 @@ class Broker(Section):
 
 
 @dataclass(frozen=True)
-class Club(Broker):
+class ClubSection(BrokerSection):
     """Club mode: the club's and this table's names (the table's topics are ``tablescore/<name>/<table>/``)
     and the broker it publishes to; the user name is the table's unless given."""
 
@@ -216,16 +216,16 @@ class Club(Broker):
 class Config:
     """The whole configuration."""
 
-    table: Table = field(default_factory=Table)
+    table: TableSection = field(default_factory=TableSection)
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
-    buttons: Buttons = field(default_factory=Buttons)
-    display: Display = field(default_factory=Display)
-    camera: Camera = field(default_factory=Camera)
-    panel: Panel = field(default_factory=Panel)
-    journal: Journal = field(default_factory=Journal)
-    dice: Dice = field(default_factory=Dice)
+    buttons: ButtonsSection = field(default_factory=ButtonsSection)
+    display: DisplaySection = field(default_factory=DisplaySection)
+    camera: CameraSection = field(default_factory=CameraSection)
+    panel: PanelSection = field(default_factory=PanelSection)
+    journal: JournalSection = field(default_factory=JournalSection)
+    dice: DiceSection = field(default_factory=DiceSection)
     zones: str | None = None
-    club: Club | None = None
+    club: ClubSection | None = None
     """Club mode's settings; None (no ``[club]`` section) runs the table on its own."""
 
 
@@ -327,7 +327,7 @@ def _games(value: object) -> dict[str, dict[str, Any]]:
     return dict(value)
 
 
-def display_of(path: str | Path | None) -> Display | None:
+def display_of(path: str | Path | None) -> DisplaySection | None:
     """The ``[display]`` section of the configuration file at ``path``, where it can be read and used even
     if the rest cannot (to say on the OLED what is wrong); None where it cannot, or there is no file.
 
@@ -338,10 +338,10 @@ def display_of(path: str | Path | None) -> Display | None:
         return None
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        shown = section(Display, data.get("display", {}), "display")
+        shown = section(DisplaySection, data.get("display", {}), "display")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError):
         return None
-    assert isinstance(shown, Display)
+    assert isinstance(shown, DisplaySection)
     return shown
 
 

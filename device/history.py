@@ -33,24 +33,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-from device.flows import flow_for
 from device.flows.flow import Flow
-from device.journal import SCHEMA_VERSION, Event, GameRecord, Journal, JournalError
+from device.flows.pinzique import State as PinziqueState
+from device.games import GAMES, flow_for, spec
+from device.journal import SCHEMA_VERSION, GameRecord, Journal, JournalError, Recorded
 from device.session import UNDO, effective
 from scoring.barbu import SEATS
+from scoring.barbu_hand import Progress as BarbuProgress
+from scoring.cribbage_hand import Progress as CribbageProgress
+from scoring.gin_hand import Progress as GinProgress
 from scoring.ofc import ROWS
+from scoring.ofc_hand import Progress as OfcProgress
 from scoring.poker import describe
+
+S = TypeVar("S")
 
 IN_PROGRESS, FINISHED, ABANDONED = "in progress", "finished", "abandoned"
 """A game's state: the newest unfinished game of each kind is in progress (``tablescore run`` resumes it
 when the configuration names that game); one over (or recorded finished) is finished; any other unfinished
 game was abandoned when a newer one of its kind began."""
-
-TITLES = {"barbu": "Barbu", "cribbage": "Cribbage", "gin": "Gin Rummy", "ofc": "Open-Face Chinese Poker",
-          "pinzique": "Pinzique"}
-
 
 class HistoryError(ValueError):
     """A game that cannot be replayed from the journal: the message names the game, ``reason`` says why
@@ -166,7 +169,8 @@ class History:
     @property
     def title(self) -> str:
         """The game's full name (``Gin Rummy``)."""
-        return TITLES.get(self.record.game, self.record.game)
+        known = GAMES.get(self.record.game)
+        return known.title if known else self.record.game
 
     @property
     def winner(self) -> str | None:
@@ -219,14 +223,14 @@ def _current(journal: Journal) -> set[int]:
 class Events(Protocol):
     """Where a game's events are read from: a journal, or a club server's copy of a table's."""
 
-    def events(self, game_id: int) -> list[Event]: ...
+    def events(self, game_id: int) -> list[Recorded]: ...
 
 
 def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
     """``record``'s events folded through its flow, step by step (``current``: the games in progress)."""
     try:
         flow = flow_for(record.game, record.players, record.settings)
-        ledger = LEDGERS[record.game]
+        ledger = spec(record.game).new_ledger()
         state = flow.start(list(record.players), dict(record.settings))
     except (ValueError, KeyError) as error:
         raise HistoryError(record, f"cannot be replayed: {error}") from None
@@ -237,7 +241,7 @@ def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
         try:
             if not isinstance(event.data, dict):
                 raise ValueError(f"its data is {json.dumps(event.data)}, not an object")
-            after = flow.apply(state, event.kind, dict(event.data))
+            after = flow.apply(state, flow.decode(event.kind, event.data))
             hand, scores = ledger.hand(state), tuple(ledger.scores(flow, state, after))
         except (ValueError, KeyError, TypeError) as error:  # whatever the journal holds, one game's reason
             raise HistoryError(record, f"event {event.seq} ({event.kind}) cannot be replayed: "
@@ -256,41 +260,41 @@ def replay(journal: Events, record: GameRecord, current: set[int]) -> History:
 
 # What each game's state says an event scored. A ledger reads the engine's results; it never scores.
 
-class Ledger:
+class Ledger(Generic[S]):
     """How to read one game's flow state: the sides, their totals, the hand in progress, and what the
     latest event scored."""
 
-    def sides(self, flow: Flow[Any], state: Any) -> list[str]:
+    def sides(self, flow: Flow[Any], state: S) -> list[str]:
         """Who scores, in the order of the totals: each player, or partners (``Ann & Cy``)."""
         return list(flow.players)
 
-    def totals(self, state: Any) -> tuple[int, ...]:
+    def totals(self, state: S) -> tuple[int, ...]:
         """Each side's running total in ``state``."""
         raise NotImplementedError
 
-    def hand(self, state: Any) -> str:
+    def hand(self, state: S) -> str:
         """The hand (or round) in progress in ``state``, before the next event."""
         raise NotImplementedError
 
-    def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+    def scores(self, flow: Flow[Any], before: S, after: S) -> Iterable[Score]:
         """What the event that turned ``before`` into ``after`` scored, side by side and item by item."""
         raise NotImplementedError
 
 
-class CribbageLedger(Ledger):
+class CribbageLedger(Ledger[CribbageProgress]):
     """Each peg (play, go, 31, last card, his heels, a hand, the crib) with its itemised combinations."""
 
-    def sides(self, flow: Flow[Any], state: Any) -> list[str]:
+    def sides(self, flow: Flow[Any], state: CribbageProgress) -> list[str]:
         players, sides = flow.players, state.game.settings.sides
         return [" & ".join(players[side::sides]) for side in range(sides)]
 
-    def totals(self, state: Any) -> tuple[int, ...]:
+    def totals(self, state: CribbageProgress) -> tuple[int, ...]:
         return tuple(state.game.scores)
 
-    def hand(self, state: Any) -> str:
+    def hand(self, state: CribbageProgress) -> str:
         return str(max(state.hands, 1))
 
-    def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+    def scores(self, flow: Flow[Any], before: CribbageProgress, after: CribbageProgress) -> Iterable[Score]:
         settings = after.game.settings
         scores = [Score(settings.side(peg.seat), peg.points, peg.reason, flow.players[peg.seat],
                         "; ".join(map(str, peg.items))) for peg in after.pegs]
@@ -303,30 +307,33 @@ class CribbageLedger(Ledger):
         return [*scores[:-1], replace(last, points=stopped, detail="; ".join(filter(None, (counted, last.detail))))]
 
 
-class GinLedger(Ledger):
+class GinLedger(Ledger[GinProgress]):
     """Each settled knock (gin, knock, undercut; a refused knock and a dead hand score nothing), and at
     the end the game bonus, the box bonuses and a shutout."""
 
-    def totals(self, state: Any) -> tuple[int, ...]:
+    def totals(self, state: GinProgress) -> tuple[int, ...]:
         return tuple(state.score.totals)
 
-    def hand(self, state: Any) -> str:
+    def hand(self, state: GinProgress) -> str:
         return str(len(state.hands) + 1)
 
-    def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+    def scores(self, flow: Flow[Any], before: GinProgress, after: GinProgress) -> Iterable[Score]:
         names = flow.players
         if after.settled == before.settled:  # a knock, or a dead hand
             return [Score(side, 0, "dead hand", name) for side, name in enumerate(names)
                     if len(after.hands) > len(before.hands)]
+        assert after.last is not None  # a knock settled
         knocker, settled = after.last
         detail = (f"{names[knocker]} deadwood {settled.knocker.deadwood}, {names[1 - knocker]} deadwood "
                   f"{settled.defender.deadwood}" + (f"; laid off {_symbols(settled.layoffs)}" if settled.layoffs else ""))
         if len(after.hands) == len(before.hands):
             return [Score(knocker, 0, "knock refused", names[knocker], detail)]
         winner = after.hands[-1][0]
+        assert winner is not None  # a settled knock has a winner
         scores = [Score(winner, settled.points, settled.result, names[winner], detail)]
         final = after.score
         if final.over:
+            assert final.winner is not None
             scores.append(Score(final.winner, final.game_bonus, "game bonus", names[final.winner]))
             scores += [Score(side, box, "box bonus", names[side]) for side, box in enumerate(final.box_bonuses) if box]
             before_totals = self.totals(before)
@@ -337,19 +344,20 @@ class GinLedger(Ledger):
         return scores
 
 
-class BarbuLedger(Ledger):
+class BarbuLedger(Ledger[BarbuProgress]):
     """Each hand's net scores (after doubling), with its contract, raw scores and doubles."""
 
-    def totals(self, state: Any) -> tuple[int, ...]:
+    def totals(self, state: BarbuProgress) -> tuple[int, ...]:
         return tuple(state.game.totals) if state.game else (0,) * SEATS
 
-    def hand(self, state: Any) -> str:
+    def hand(self, state: BarbuProgress) -> str:
         return str(len(state.game.hands) + 1 if state.game else 1)
 
-    def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+    def scores(self, flow: Flow[Any], before: BarbuProgress, after: BarbuProgress) -> Iterable[Score]:
         if before.game is None or after.game is None or len(after.game.hands) == len(before.game.hands):
             return []
         hand, names = after.last, flow.players
+        assert hand is not None  # a hand was recorded
         what = f"{names[hand.declarer]}'s {hand.contract.title}"
         doubles = "; ".join(f"{names[d.by]} doubled {names[d.on]}" + (", redoubled" if d.redoubled else "")
                             for d in hand.doubles)
@@ -357,19 +365,20 @@ class BarbuLedger(Ledger):
                       f"raw {hand.scores[seat]}" + (f"; {doubles}" if doubles else "")) for seat in range(SEATS)]
 
 
-class OfcLedger(Ledger):
+class OfcLedger(Ledger[OfcProgress]):
     """Each hand's net points a player, with their rows, royalties, fouls and Fantasyland."""
 
-    def totals(self, state: Any) -> tuple[int, ...]:
+    def totals(self, state: OfcProgress) -> tuple[int, ...]:
         return tuple(state.totals)
 
-    def hand(self, state: Any) -> str:
+    def hand(self, state: OfcProgress) -> str:
         return str(state.hands + 1)
 
-    def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+    def scores(self, flow: Flow[Any], before: OfcProgress, after: OfcProgress) -> Iterable[Score]:
         if after.hands == before.hands:
             return []
         settled = after.last
+        assert settled is not None  # a hand was played
         scores = []
         for seat, (name, hand) in enumerate(zip(flow.players, settled.hands, strict=True)):
             rows = "fouled" if hand.fouled else "; ".join(
@@ -381,19 +390,19 @@ class OfcLedger(Ledger):
         return scores
 
 
-class PinziqueLedger(Ledger):
+class PinziqueLedger(Ledger[PinziqueState]):
     """Each settled round's points a side, after takeaways, with its final roll and the melds lost."""
 
-    def sides(self, flow: Flow[Any], state: Any) -> list[str]:
+    def sides(self, flow: Flow[Any], state: PinziqueState) -> list[str]:
         return [" & ".join(side) for side in state.game.sides]
 
-    def totals(self, state: Any) -> tuple[int, ...]:
+    def totals(self, state: PinziqueState) -> tuple[int, ...]:
         return tuple(state.game.totals)
 
-    def hand(self, state: Any) -> str:
+    def hand(self, state: PinziqueState) -> str:
         return str(state.game.label)
 
-    def scores(self, flow: Flow[Any], before: Any, after: Any) -> Iterable[Score]:
+    def scores(self, flow: Flow[Any], before: PinziqueState, after: PinziqueState) -> Iterable[Score]:
         game, sides = after.game, self.sides(flow, after)
         scores = []
         for row in game.sheet[len(before.game.sheet):]:
@@ -405,9 +414,6 @@ class PinziqueLedger(Ledger):
                 scores.append(Score(side, row.result.points[place], what, sides[side], detail))
         return scores
 
-
-LEDGERS: dict[str, Ledger] = {"barbu": BarbuLedger(), "cribbage": CribbageLedger(), "gin": GinLedger(),
-                              "ofc": OfcLedger(), "pinzique": PinziqueLedger()}
 
 
 def when(at: float | None) -> str | None:

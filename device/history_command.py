@@ -122,7 +122,7 @@ def list_games(args: argparse.Namespace, games: list[History | Damaged]) -> str:
     """One line a game, under a header; a game that cannot be replayed is ``damaged``, with the reason."""
     from device.history import Damaged, minute
 
-    rows = [("id", "game", "players", "started", "ended", "state", "scores", "winner")]
+    rows: list[tuple[str, ...]] = [("id", "game", "players", "started", "ended", "state", "scores", "winner")]
     for game in games:
         record = game.record
         if isinstance(game, Damaged):  # the reason stands where the scores would

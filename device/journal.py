@@ -141,8 +141,9 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """One confirmed event of a game: its number within the game, kind, data and time."""
+class Recorded:
+    """One confirmed event of a game as the journal keeps it: its number within the game, kind, data
+    (``scoring.events.Event.record``) and time."""
 
     seq: int
     kind: str
@@ -244,10 +245,10 @@ class Journal:
                            "ORDER BY id DESC LIMIT 1", (game, game))
         return self._record(rows[0]) if rows else None
 
-    def events(self, game_id: int) -> list[Event]:
+    def events(self, game_id: int) -> list[Recorded]:
         """A game's events in order."""
         rows = self._query("SELECT seq, kind, data, at FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [Event(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
+        return [Recorded(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         try:

@@ -21,7 +21,7 @@ named in the log with this table's short form, and nothing is pressed.
 >>> keys = Keys(io.StringIO("n\\n\\nO\\na3 C1\\nx\\n"))
 >>> keys.wait()
 >>> keys.take()
-[Press(button='next', held=False), Press(button='ok', held=False), Press(button='ok', held=True)]
+[Press(button=<Button.NEXT: 'next'>, held=False, seat=None), Press(button=<Button.OK: 'ok'>, held=False, seat=None), Press(button=<Button.OK: 'ok'>, held=True, seat=None)]
 >>> keys.get(0), keys.get(0), keys.get(0)
 (PanelEvent(seat=3, button='action', kind='press', seq=1), PanelEvent(seat=1, button='confirm', kind='hold', seq=2), None)
 """
@@ -33,12 +33,12 @@ import queue
 import threading
 from typing import TextIO
 
-from device.buttons import Press
+from device.inputs import Button, Press
 from device.panel import PanelEvent
 
 log = logging.getLogger(__name__)
 
-BUTTONS = {"o": "ok", "n": "next", "b": "back"}
+BUTTONS = {"o": Button.OK, "n": Button.NEXT, "b": Button.BACK}
 PANEL = {"c": "confirm", "a": "action"}
 HELP = "o OK, n NEXT, b BACK (capital: held; O is undo), c2 / a2 seat 2's Confirm / Action (C2 / A2 held)"
 
@@ -47,7 +47,7 @@ def parse(word: str) -> Press | tuple[int, str, str] | None:
     """The press one word means: a main button's, a seat's (seat, button, kind), or None.
 
     >>> parse("N"), parse("a4"), parse("c9")
-    (Press(button='next', held=True), (4, 'action', 'press'), None)
+    (Press(button=<Button.NEXT: 'next'>, held=True, seat=None), (4, 'action', 'press'), None)
     """
     key = word[:1].lower()
     held = word[:1].isupper()

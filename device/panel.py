@@ -39,6 +39,7 @@ import serial
 from serial.tools import list_ports
 
 from device import __version__
+from device.inputs import Button, Press
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -68,13 +69,23 @@ class SerialPort(Protocol):
 
 @dataclass(frozen=True)
 class PanelEvent:
-    """A button event from a seat: `button` is "action" or "confirm", `kind` is "press" or "hold";
-    `seq` is the panel's sequence number (counting from 1 each time the panel starts)."""
+    """A button event from a seat as the panel's link delivers it: `button` is "action" or "confirm", `kind`
+    is "press" or "hold" (the panel's own words, `firmware.protocol`); `seq` is the panel's sequence number
+    (counting from 1 each time the panel starts). `press` is what the person pressed."""
 
     seat: int
     button: str
     kind: str
     seq: int
+
+    @property
+    def press(self) -> Press:
+        """The press, as the game flows take every button's.
+
+        >>> PanelEvent(3, "action", "hold", 7).press
+        Press(button=<Button.ACTION: 'action'>, held=True, seat=3)
+        """
+        return Press(Button(self.button), held=self.kind == "hold", seat=self.seat)
 
 
 @dataclass(frozen=True)

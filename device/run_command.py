@@ -124,7 +124,7 @@ def cannot_start(display: Display, why: str) -> None:
 
 
 @dataclass(frozen=True)
-class Table:
+class Setup:
     """What the configuration says is played, checked: the game's flow, the zones and the readers."""
 
     config: Config
@@ -134,11 +134,11 @@ class Table:
     dice: DiceReader | None
 
 
-def configured(given: Path | None) -> Table:
+def configured(given: Path | None) -> Setup:
     """The table of the configuration file (see ``config_path``); ValueError (ConfigError, ZoneError)
     naming what cannot be used."""
     from device.config import ConfigError, load
-    from device.flows import flow_for
+    from device.games import flow_for, spec
     from device.glyphs import spelt
     from device.screens import use_glass
 
@@ -164,7 +164,7 @@ def configured(given: Path | None) -> Table:
         reader = _reader(config.camera.faces)
     except RuntimeError as error:
         raise ConfigError(str(error)) from None
-    return Table(config, flow, calibration, reader, _dice(dice, calibration) if game == "pinzique" else None)
+    return Setup(config, flow, calibration, reader, _dice(dice, calibration) if spec(game).dice else None)
 
 
 def open_display(config: Config) -> Display:
@@ -185,7 +185,7 @@ def open_inputs(config: Config, stack: ExitStack) -> tuple[ButtonSource | None, 
     return buttons, stack.enter_context(SeatPanel.configured(config.panel.port).start())
 
 
-def own(table: Table, stack: ExitStack) -> None:
+def own(table: Setup, stack: ExitStack) -> None:
     """Become the one process writing the configured journal until ``stack`` closes; JournalError when
     another has it."""
     from device.journal import Owner
@@ -202,7 +202,7 @@ def keyboard() -> tuple[ButtonSource, PanelSource]:
     return keys, keys
 
 
-def open_play(table: Table, stack: ExitStack) -> Play[Any]:
+def open_play(table: Setup, stack: ExitStack) -> Play[Any]:
     """The game in progress in the configured journal (closed with ``stack``), or a new one; JournalError
     when the journal cannot be used. The journal must be ``own``ed first."""
     from device.flows.play import Play
@@ -212,7 +212,7 @@ def open_play(table: Table, stack: ExitStack) -> Play[Any]:
     return Play(journal, table.flow)
 
 
-def wait_for_room(table: Table, stack: ExitStack, display: Display, life: Lifecycle,
+def wait_for_room(table: Setup, stack: ExitStack, display: Display, life: Lifecycle,
                   full: JournalError) -> Play[Any] | None:
     """The game in progress once the journal opens: while the disk is too full for it (``full``), the
     OLED and the log say so and it is tried again every JOURNAL_RETRY_SECONDS; None when a stop comes
@@ -237,7 +237,7 @@ def wait_for_room(table: Table, stack: ExitStack, display: Display, life: Lifecy
         return play
 
 
-def live(table: Table, play: Play[Any], display: Display, life: Lifecycle, buttons: ButtonSource | None,
+def live(table: Setup, play: Play[Any], display: Display, life: Lifecycle, buttons: ButtonSource | None,
          panel: PanelSource | None) -> None:
     """Play the table's game with the configured camera until a stop is asked for."""
     from device.camera import open_camera

@@ -16,9 +16,8 @@ import traceback
 from collections.abc import Iterable
 from typing import IO, Any
 
-from scoring import games
-from scoring.games import Game, Option
-from scoring.requests import RequestError
+from device import games
+from scoring.requests import Option, RequestError, Requests
 
 USAGE = """\
 tablescore score GAME CARD... [--OPTION VALUE...] [--json]
@@ -84,11 +83,11 @@ def split_args(args: Iterable[str]) -> tuple[list[str], dict[str, Option]]:
             cards.append(arg)
         else:
             value = options[name]
-            options[name] = arg if value is True else [value, arg] if isinstance(value, str) else [*value, arg]
+            options[name] = arg if isinstance(value, bool) else [value, arg] if isinstance(value, str) else [*value, arg]
     return cards, options
 
 
-def score_line(game: Game, line: bytes) -> dict[str, Any]:
+def score_line(game: Requests, line: bytes) -> dict[str, Any]:
     """The result for one batch line: the game's answer, or ``{"error": message}``."""
     try:
         text = line.decode("utf-8")
@@ -113,7 +112,7 @@ def score_line(game: Game, line: bytes) -> dict[str, Any]:
         return {"error": f"internal error scoring this request ({type(error).__name__}); please report it"}
 
 
-def score_batch(game: Game, source: IO[bytes], sink: IO[bytes]) -> None:
+def score_batch(game: Requests, source: IO[bytes], sink: IO[bytes]) -> None:
     """Answer each line of ``source`` with one JSON line on ``sink``, flushing each answer.
 
     Lines are read and answered one at a time, so a batch of any length runs in constant memory.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from device.games import GAMES
 from device.history import HandRow, History, minute
 from device.screens import GLYPH, draw_text, text_width, wrap
 
@@ -108,7 +109,8 @@ def _items(row: HandRow, side: int) -> list[str]:
 
 def _points(points: int, history: History) -> str:
     """A hand's points, signed where they can be negative (Barbu, OFC)."""
-    return f"{points:+}" if points and history.record.game in ("barbu", "ofc") else str(points)
+    known = GAMES.get(history.record.game)
+    return f"{points:+}" if points and known and known.signed else str(points)
 
 
 def _when(history: History) -> str:

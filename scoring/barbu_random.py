@@ -3,7 +3,8 @@
 Pure given its random source: the same ``random.Random`` seed gives the same hands.
 
 >>> import random
->>> from scoring.barbu import Contract, score_request
+>>> from scoring.barbu import Contract
+>>> from scoring.requests.barbu import score_request
 >>> request = random_request(random.Random(1), Contract.NO_HEARTS, declarer=2)
 >>> request["tricks"][0]["leader"], sum(score_request(request)["scores"])
 (2, -30)

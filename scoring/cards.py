@@ -26,12 +26,14 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cache
 
+from scoring.errors import RuleError
+
 __all__ = ["Card", "CardError", "DECK", "Rank", "Suit", "parse_cards"]
 
 VALID_CODE = "a rank (A, 2-9, T or 10, J, Q, K) then a suit (S, H, D, C or ♠ ♥ ♦ ♣), like 'TH' or '10♥'"
 
 
-class CardError(ValueError):
+class CardError(RuleError):
     """A card code that does not name a card."""
 
     def __init__(self, code: object) -> None:

@@ -50,6 +50,8 @@ from enum import Enum
 
 from scoring.cards import Card, Rank
 from scoring.cribbage import HAND_SIZE, Item, PeggingError, peg, pegging_count, show
+from scoring.errors import RuleError
+from scoring.events import Record
 
 __all__ = [
     "Deal", "Discard", "Event", "Game", "GameError", "Go", "Lay", "Outcome", "Peg", "Phase", "Settings",
@@ -61,7 +63,7 @@ _SKUNK_LINES = {121: (91, 61), 61: (31, None)}
 The 61-point game's "lurch" is failing to reach 31; it has no double."""
 
 
-class GameError(ValueError):
+class GameError(RuleError):
     """An event that cannot happen in the game as it stands."""
 
 
@@ -127,6 +129,9 @@ class Deal:
 
     dealer: int
 
+    def record(self) -> Record:
+        return "deal", {"dealer": self.dealer}
+
 
 @dataclass(frozen=True, slots=True)
 class Discard:
@@ -143,6 +148,9 @@ class Starter:
 
     card: Card
 
+    def record(self) -> Record:
+        return "starter", {"card": self.card.code}
+
 
 @dataclass(frozen=True, slots=True)
 class Lay:
@@ -151,12 +159,18 @@ class Lay:
     seat: int
     card: Card
 
+    def record(self) -> Record:
+        return "lay", {"seat": self.seat, "card": self.card.code}
+
 
 @dataclass(frozen=True, slots=True)
 class Go:
     """``seat``, whose turn it is, cannot lay without passing 31."""
 
     seat: int
+
+    def record(self) -> Record:
+        return "go", {"seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +179,9 @@ class ShowHand:
 
     seat: int
 
+    def record(self) -> Record:
+        return "show", {"seat": self.seat}
+
 
 @dataclass(frozen=True, slots=True)
 class ShowCrib:
@@ -172,6 +189,9 @@ class ShowCrib:
     when cards went in face down, else checked against the crib)."""
 
     cards: tuple[Card, ...] | None = None
+
+    def record(self) -> Record:
+        return "crib", {} if self.cards is None else {"cards": [card.code for card in self.cards]}
 
 
 Event = Deal | Discard | Starter | Lay | Go | ShowHand | ShowCrib
@@ -286,7 +306,8 @@ class Game:
         if self.phase is not phase:
             raise GameError(f"cannot {event} now: the game is waiting for {_WAITING[self.phase]}")
 
-    def _check_seat(self, seat: int) -> None:
+    def check_seat(self, seat: int) -> None:
+        """Refuse a seat not at the table."""
         if not 0 <= seat < self.settings.players:
             raise GameError(f"no seat {seat}: seats are 0 to {self.settings.players - 1}")
 
@@ -299,7 +320,7 @@ class Game:
 
     def _deal(self, dealer: int) -> Game:
         self._expect(Phase.DEAL, "deal")
-        self._check_seat(dealer)
+        self.check_seat(dealer)
         if self.dealer is not None and dealer != self._next(self.dealer):
             raise GameError(f"the deal passes to the left: seat {self._next(self.dealer)} deals, not seat {dealer}")
         return replace(self, phase=Phase.DISCARD, dealer=dealer, crib=(), discarded=frozenset(), starter=None,
@@ -307,7 +328,7 @@ class Game:
 
     def _discard(self, seat: int, cards: tuple[Card, ...] | None) -> Game:
         self._expect(Phase.DISCARD, "discard")
-        self._check_seat(seat)
+        self.check_seat(seat)
         assert self.dealer is not None
         if seat in self.discarded:
             raise GameError(f"seat {seat} has already discarded")
@@ -354,7 +375,7 @@ class Game:
         return replace(self, passed=self.passed | {seat})._pass_turn()
 
     def _check_turn(self, seat: int) -> None:
-        self._check_seat(seat)
+        self.check_seat(seat)
         if seat != self.turn:
             raise GameError(f"it is seat {self.turn}'s turn to lay, not seat {seat}'s")
 
@@ -381,7 +402,7 @@ class Game:
 
     def _show_hand(self, seat: int) -> Game:
         self._expect(Phase.SHOW, "show a hand")
-        self._check_seat(seat)
+        self.check_seat(seat)
         assert self.dealer is not None and self.starter is not None
         expected = (self.dealer + 1 + self.shown) % self.settings.players
         if self.shown == self.settings.players:

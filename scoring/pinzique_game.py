@@ -11,26 +11,39 @@ to Player 2's five.
 >>> result.points, [[(loss.meld.code, loss.to) for loss in lost] for lost in result.losses], result.bonus
 ((120, 180), [[('4Q', (1,))], []], (False, True))
 
-Everything here is pure and frozen: a Game move returns the next Game.
+Everything here is pure and frozen: a Game move returns the next Game. A game as a table plays it is moved
+on by typed events, ``Rolled(faces)`` (the side up's next roll; after the last roll a turn allows, the turn
+ends by itself) and ``Stood()`` (the side up keeps its latest roll): ``game.apply(event)``.
+
+>>> game = Game.new(["Ann", "Bob"], rounds=1).apply(Rolled(tuple(parse_cards("9H TH JH QH KH KH QH 9C"))))
+>>> game = game.apply(decode(*Stood().record()))
+>>> game.up, game.finals[0].total
+(1, 685)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from scoring.cards import Card, parse_cards
-from scoring.pinzique_guide import ScoreGuide
+from scoring.errors import RuleError
+from scoring.events import Record
+from scoring.pinzique_guide import DICE, ScoreGuide
 from scoring.pinzique_roll import Meld, RollScore, default_guide, score_roll
+from scoring.requests import check_fields
 
-__all__ = ["Game", "GameError", "Loss", "RoundResult", "SheetRow", "parse_cards", "settle_round"]
+__all__ = [
+    "Event", "Game", "GameError", "Loss", "Rolled", "RoundResult", "SheetRow", "Stood", "decode", "parse_cards",
+    "settle_round",
+]
 
 ROUNDS = 10
 """Regular rounds in a game [fragment: "the standard ten round game"]."""
 
 
-class GameError(ValueError):
+class GameError(RuleError):
     """A move the game cannot take now (rolling out of turn, standing before rolling...)."""
 
 
@@ -200,6 +213,10 @@ class Game:
         game = replace(self, finals=(*self.finals, self.last), last=None, rolls_made=0)
         return game if len(game.finals) < len(game.playing) else game._settled()
 
+    def apply(self, event: Event) -> Game:
+        """The game after a table's ``event``."""
+        return self.stand() if isinstance(event, Stood) else self.roll(event.faces)
+
     def _settled(self) -> Game:
         """The game after settling the round just played, at the start of the next (or over)."""
         result = settle_round(self.finals, bonus_round=self.label.startswith("B-"))
@@ -230,3 +247,48 @@ class Game:
     def winner(self) -> int | None:
         """The side with the highest total once the game is over [assumed: highest total wins]."""
         return self.leaders[0] if self.over else None
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """The side up's next roll: the dice's faces."""
+
+    kind: ClassVar[str] = "roll"
+    faces: tuple[Card, ...]
+
+    def record(self) -> Record:
+        return self.kind, {"faces": [card.code for card in self.faces]}
+
+
+@dataclass(frozen=True, slots=True)
+class Stood:
+    """The side up keeps its latest roll as its final one."""
+
+    kind: ClassVar[str] = "stand"
+
+    def record(self) -> Record:
+        return self.kind, {}
+
+
+Event = Rolled | Stood
+"""Every event of a game of Pinzique."""
+
+
+def decode(kind: str, data: Mapping[str, Any]) -> Event:
+    """The event a journal's record holds; ``RuleError`` for one that cannot be.
+
+    >>> decode("roll", {"faces": ["9H"]})
+    Traceback (most recent call last):
+    ...
+    scoring.pinzique_game.GameError: 'faces' is a list of the 8 dice's faces, not ['9H']
+    """
+    if kind == "stand":
+        check_fields(data, ())
+        return Stood()
+    if kind != "roll":
+        raise GameError(f"unknown Pinzique event {kind!r}")
+    check_fields(data, ("faces",))
+    faces = data["faces"]
+    if not isinstance(faces, list) or len(faces) != DICE:
+        raise GameError(f"'faces' is a list of the {DICE} dice's faces, not {faces!r}")
+    return Rolled(tuple(parse_cards(faces)))

@@ -29,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from scoring.cards import Card, CardError, Rank, Suit
+from scoring.errors import RuleError
 from scoring.requests import kind_of
 
 __all__ = ["PINOCHLE_RANKS", "GuideError", "MeldRule", "ScoreGuide", "load_guide", "parse_guide"]
@@ -49,7 +50,7 @@ ORDERED = (("M", "DM"), ("P", "DP"), ("SM", "MR"), ("MR", "LR")) + tuple(
 """Pairs (smaller, larger) of one family: the larger meld must score more."""
 
 
-class GuideError(ValueError):
+class GuideError(RuleError):
     """A score guide file that cannot be used; the message names the file and the entry."""
 
 

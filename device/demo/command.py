@@ -49,7 +49,6 @@ HOLD_SECONDS = 5.0
 """How long the kiosk leaves each game's final scores on the screen."""
 FRAME_SECONDS = 0.1
 """The kiosk plays the recordings at 10 frames a second, as they were recorded."""
-NAMES = {"cribbage": "Cribbage", "gin": "Gin", "barbu": "Barbu", "ofc": "OFC", "pinzique": "Pinzique"}
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -142,10 +141,9 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
     called after each frame (the kiosk waits there)."""
     from device.demo.recording import Playback
     from device.demo.stage import SIZE
-    from device.flows import flow_for
     from device.flows.loop import DiceReader, Loop
     from device.flows.play import Play
-    from device.history import LEDGERS
+    from device.games import flow_for, spec
     from device.journal import Journal
     from vision.live import LiveReader
     from vision.zones import Calibration
@@ -162,7 +160,7 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
 
     calibration = Calibration.default(len(recording.players), size=SIZE)
     dice: DiceReader | None = None
-    if recording.game == "pinzique":
+    if spec(recording.game).dice:
         from vision.dice_tracker import SettledDice
 
         dice = SettledDice(calibration=calibration)
@@ -174,7 +172,7 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
             loop.step(playback.read())
             if pace is not None:
                 pace(playback.pressed)
-        ledger = LEDGERS[recording.game]  # the sides and totals as the journal's history reads them
+        ledger = spec(recording.game).new_ledger()  # the sides and totals as the journal's history reads them
         return Played(recording, tuple(ledger.sides(game.flow, game.state)), ledger.totals(game.state),
                       playback.frame + 1, shown.count, game.flow.result(game.state), first[0] if first else None,
                       playback.done)
@@ -182,10 +180,11 @@ def play(recording: Recording, display: Display, journal: Path, alive: Callable[
 
 def title(recording: Recording) -> Screen:
     """The screen before each recording."""
+    from device.games import spec
     from device.screens import Screen
 
     return Screen("tablescore demo", lines=(recording.title, " v ".join(recording.players), "Press to play"),
-                  big=NAMES.get(recording.game, recording.game))
+                  big=spec(recording.game).label)
 
 
 def demo(args: argparse.Namespace) -> int:

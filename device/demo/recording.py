@@ -35,15 +35,16 @@ from typing import Any
 
 from numpy.typing import NDArray
 
-from device.buttons import Press
 from device.camera import CameraError
 from device.demo.stage import CARD_HEIGHT, RECORDINGS, TRAY, Deck, Pose, Stage
+from device.games import GAMES
+from device.inputs import Button, Press
 from device.panel import PanelEvent
 from scoring.cards import Card
 from vision.observations import CardSighting
 
-ORDER = ("cribbage", "gin", "barbu", "ofc", "pinzique")
-"""The recordings, in the order the demo plays them."""
+ORDER = tuple(GAMES)
+"""The recordings (one a game, ``NAME.json``), in the order the demo plays them."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class Playback:
             elif kind == "take":
                 self.stage.take(*args)
             elif kind == "press":
-                self._presses.append(Press(args[0], bool(args[1])))
+                self._presses.append(Press(Button(args[0]), bool(args[1])))
             elif kind == "panel":
                 self._events.append(PanelEvent(args[0], args[1], args[2], self.frame))
             elif kind == "dice":

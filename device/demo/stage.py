@@ -144,7 +144,7 @@ def felt(seed: int, size: tuple[int, int] = SIZE) -> NDArray[Any]:
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     light = 1.05 - 0.18 * (((xx - width * 0.55) / width) ** 2 + ((yy - height * 0.45) / height) ** 2)
     base = np.array([48, 112, 36], np.float32)
-    table = np.clip(base * (light * (1 + 0.05 * weave))[..., None], 0, 255).astype(np.uint8)
+    table: NDArray[Any] = np.clip(base * (light * (1 + 0.05 * weave))[..., None], 0, 255).astype(np.uint8)
     for k, (x, y, colour) in enumerate([(250, 640, (30, 30, 170)), (205, 670, (20, 20, 20)),
                                         (290, 672, (150, 60, 20))]):
         cv2.circle(table, (x, y), 19, colour, -1, cv2.LINE_AA)

@@ -1,8 +1,9 @@
 """What every game flow shares: the table it sees, the choices it offers, and how buttons pick one.
 
 A game's flow has two halves. Its ``rules`` are pure: ``start`` and ``apply`` fold confirmed events
-(kinds and JSON-shaped data) into the game's state, raising ValueError for an impossible event, so a
-``device.session.Session`` can journal them and replay them after a power cut. Its ``prompt`` looks at
+(typed, frozen: ``scoring.events.Event``) into the game's state, raising ``RuleError`` for an impossible
+event, and ``decode`` reads an event back from the journal, so a ``device.session.Session`` can journal them
+and replay them after a power cut. Its ``prompt`` looks at
 the confirmed state and the table (``TableView``) and says what it sees: a ``Prompt`` with the score,
 itemised lines, and the ``Option`` events a person may confirm. Nothing is confirmed by looking: a person
 presses OK. A long screen is paged (the big score on page 1 only), and every page begins with what OK would
@@ -15,23 +16,29 @@ straight to the next option and BACK to the previous one, past the pages between
 contract) is quick once its pages are known. (A misread card can also be moved so that it is read again:
 the options follow the table.) A seat panel's Confirm is OK; its Action means what the game says.
 
->>> from device.buttons import Press
+>>> from dataclasses import dataclass
+>>> from device.inputs import Button, Press
+>>> @dataclass(frozen=True)
+... class Add:
+...     n: int
+...     def record(self): return "add", {"n": self.n}
 >>> class Count(Flow[int]):
 ...     "A toy game: confirm how many cards lie in the centre."
 ...     name = "count"
 ...     def start(self, players, settings): return 0
-...     def apply(self, state, kind, data): return state + data["n"]
+...     def apply(self, state, event): return state + event.n
+...     def decode(self, kind, data): return Add(data["n"])
 ...     def prompt(self, state):
 ...         n = len(self.table.cards("centre"))
-...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", "add", {"n": n}), Option("add 1", "add", {"n": 1})))
+...         return Prompt("Count", big=str(state), options=(Option(f"add {n}", Add(n)), Option("add 1", Add(1))))
 >>> flow = Count(["Ann", "Bob"], {})
 >>> flow.screen(0)
 Screen(title='Count', lines=('OK: add 0',), big='0', footer=None, head=1, choice='1/2', tall=1)
->>> flow.press(0, Press("next", held=False)), flow.press(0, Press("ok", held=False))
-(None, ('add', {'n': 1}))
->>> flow.press(0, Press("next", held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
+>>> flow.press(0, Press(Button.NEXT, held=False)), flow.press(0, Press(Button.OK, held=False))
+(None, Add(n=1))
+>>> flow.press(0, Press(Button.NEXT, held=False)), flow.view(0).lines, flow.view(0).choice  # after the last: the first
 (None, ('OK: add 0',), '1/2')
->>> flow.press(0, Press("next", held=True)), flow.view(0).lines, flow.view(0).choice  # held: the next at once
+>>> flow.press(0, Press(Button.NEXT, held=True)), flow.view(0).lines, flow.view(0).choice  # held: the next at once
 (None, ('OK: add 1',), '2/2')
 """
 
@@ -40,30 +47,23 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from device.buttons import Press
 from device.flows.table import TableView
-from device.panel import PanelEvent
+from device.inputs import Button, Press
 from device.screens import Screen, paged, wrap
+from scoring.errors import RuleError
+from scoring.events import Event
 
 State = TypeVar("State")
-
-Proposal = tuple[str, dict[str, Any]]
-"""An event for the session to confirm: its kind and JSON-shaped data."""
-
-Input = Press | PanelEvent
-"""A press of a main button or a seat panel button."""
-
 
 @dataclass(frozen=True)
 class Option:
     """One event a person may confirm, with the words the screen shows for it."""
 
     label: str
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    event: Event
 
 
 @dataclass(frozen=True)
@@ -181,15 +181,19 @@ class Flow(ABC, Generic[State]):
         self._options: tuple[Option, ...] = ()
         self._marks: dict[int, int] = {}
 
-    # The rules: a pure fold of confirmed events (the device.session.Rules protocol).
+    # The rules: a pure fold of confirmed events (the device.session.Fold protocol).
 
     @abstractmethod
     def start(self, players: list[str], settings: dict[str, Any]) -> State:
         """The state before any event."""
 
     @abstractmethod
-    def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
-        """The state after a confirmed event; ValueError (saying why) for an impossible one."""
+    def apply(self, state: State, event: Event) -> State:
+        """The state after a confirmed event; ``RuleError`` (saying why) for an impossible one."""
+
+    @abstractmethod
+    def decode(self, kind: str, data: Mapping[str, Any]) -> Event:
+        """The event a journal's record holds (``Event.record`` wrote it); ``RuleError`` if none."""
 
     # What the flow sees and offers.
 
@@ -197,9 +201,9 @@ class Flow(ABC, Generic[State]):
     def prompt(self, state: State) -> Prompt:
         """What the table and the confirmed state show now, and the options to confirm."""
 
-    def panel(self, state: State, event: PanelEvent) -> Proposal | None:
-        """The event a seat panel's Action (pressed or held) means now: a person's own act, confirmed by
-        pressing it."""
+    def panel(self, state: State, pressed: Press) -> Event | None:
+        """The event a seat panel's Action (pressed or held; ``pressed.seat`` says whose) means now: a
+        person's own act, confirmed by pressing it."""
         return None
 
     def result(self, state: State) -> dict[str, Any] | None:
@@ -223,11 +227,11 @@ class Flow(ABC, Generic[State]):
         self._marks = {}
         self.table.since = self._marks[self.hand(state)] = self.table.frame
 
-    def trial(self, state: State, kind: str, data: Mapping[str, Any]) -> State | str:
+    def trial(self, state: State, event: Event) -> State | str:
         """The state an event would lead to, or why it cannot happen (in players' names)."""
         try:
-            return self.apply(state, kind, dict(data))
-        except ValueError as error:
+            return self.apply(state, event)
+        except RuleError as error:
             return self.explain(error)
 
     def unread(self, *places: str) -> list[str]:
@@ -240,7 +244,7 @@ class Flow(ABC, Generic[State]):
 
         >>> class Any_(Flow[None]):
         ...     name = "any"
-        ...     start = apply = prompt = lambda *args: None
+        ...     start = apply = decode = prompt = lambda *args: None
         >>> Any_(["Ann", "Bob"], {}).explain(ValueError("it is seat 1's turn to lay, not seat 0's"))
         "it is Bob's turn to lay, not Ann's"
         """
@@ -265,21 +269,19 @@ class Flow(ABC, Generic[State]):
         """After a confirmation or an undo: no error, page 1 and the first option."""
         self.error, self.page, self._cursor = None, 0, 0
 
-    def press(self, state: State, pressed: Input) -> Proposal | None:
+    def press(self, state: State, pressed: Press) -> Event | None:
         """The event a press asks to confirm, if any; NEXT and BACK ``walk`` the pages and options, held they
-        ``leap`` to the next and the previous option."""
-        if isinstance(pressed, PanelEvent):
-            if pressed.button == "action":
-                return self.panel(state, pressed)
-            pressed = Press("ok", held=pressed.kind == "hold")
-        if pressed.held and pressed.button == "ok":
+        ``leap`` to the next and the previous option; a seat's Confirm is OK, its Action the game's
+        ``panel``."""
+        if pressed.button == Button.ACTION:
+            return self.panel(state, pressed)
+        if pressed.undo:
             return None  # undo (``device.flows.play.Play`` does it)
         screen = self.screen(state)  # brings the options up to date (``_sync``)
-        if pressed.button == "ok":
-            chosen = self._options[self._cursor] if self._options else None
-            return (chosen.kind, dict(chosen.data)) if chosen else None
+        if pressed.ok:
+            return self._options[self._cursor].event if self._options else None
         move = leap if pressed.held else walk
-        self.page, self._cursor = move(self.page, self._cursor, 1 if pressed.button == "next" else -1,
+        self.page, self._cursor = move(self.page, self._cursor, 1 if pressed.button == Button.NEXT else -1,
                                        len(paged(screen)), len(self._options))
         return None
 

@@ -3,18 +3,14 @@
 The table (docs/DEVICE.md): the stock and the discard pile lie in the centre; when a player knocks
 (their seat panel's Action, or the buttons), both players lay their hands face up in their own seat
 areas, the knocker's melds and deadwood apart as they like: the device arranges them itself. The engine
-is ``scoring.gin``; this flow's events (each confirmed with OK) are:
-
-- ``knock`` ``{"seat"}``: a player knocks;
-- ``hand`` ``{"knocker", "defender", "accept"?}``: both hands as read, settled; for an illegal knock
-  (deadwood over the limit) ``accept`` says whether the defender accepted it: a refused knock scores
-  nothing and the hand goes on (Hoyle: the knocker shows their cards);
-- ``dead`` ``{}``: a hand that ends with no knock.
+is ``scoring.gin``, its game as played ``scoring.gin_hand``; this flow offers that game's events: a knock (by
+either player, or a seat panel's Action), a dead hand, and once both hands are laid out, the hands settled
+(for an illegal knock, accepted or refused by the defender).
 
 >>> flow = GinFlow(["Ann", "Bob"], {})
->>> state = flow.apply(flow.start(["Ann", "Bob"], {}), "knock", {"seat": 0})
->>> state = flow.apply(state, "hand", {"knocker": "5H 6H 7H 8H 9H KS KH KD 2C 3D".split(),
-...                                    "defender": "TH JH 4H 2S 2D 2H 9C 9D 9S QC".split()})
+>>> state = flow.apply(flow.start(["Ann", "Bob"], {}), Knocked(0))
+>>> state = flow.apply(state, flow.decode("hand", {"knocker": "5H 6H 7H 8H 9H KS KH KD 2C 3D".split(),
+...                                                "defender": "TH JH 4H 2S 2D 2H 9C 9D 9S QC".split()}))
 >>> knocker, settled = state.last
 >>> state.score.points, settled.result, [card.code for card in settled.layoffs]
 ((5, 0), 'knock', ['4H', 'TH', 'JH'])
@@ -22,19 +18,23 @@ is ``scoring.gin``; this flow's events (each confirmed with OK) are:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from device.flows.flow import Flow, Option, Prompt, Proposal, check_settings, totals
+from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
-from device.panel import PanelEvent
+from device.inputs import Press
+from scoring import gin_hand
 from scoring.cards import Card
-from scoring.gin import GameRules, GameScore, Rules, Settlement, game_rules, knock_rules, score_game, settle
+from scoring.errors import RuleError
+from scoring.events import Event
+from scoring.gin import Rules, Settlement
+from scoring.gin_hand import DeadHand, Knocked, Progress, Shown, decode
 from scoring.gin_melds import Aces
-from scoring.requests import cards_of, check_fields, int_field
+from scoring.requests.gin import game_rules, knock_rules
 
-__all__ = ["GinFlow", "State"]
+__all__ = ["GinFlow"]
 
 SETTINGS = {
     "limit": "100, 200, 250, 300 or 500", "game_bonus": "points", "box_bonus": "points",
@@ -45,79 +45,36 @@ SETTINGS = {
 KNOCK_SETTINGS = ("aces", "knock_limit", "gin_bonus", "undercut_bonus", "big_gin_bonus")
 
 
-@dataclass(frozen=True)
-class State:
-    """The hands scored so far (winner and points; a dead hand has no winner), a knock waiting for the
-    hands to be laid out, the latest settlement, and how many knocks have been settled (or refused): the
-    hands laid out for each are set aside once it is."""
-
-    rules: Rules
-    game_rules: GameRules
-    hands: tuple[tuple[int | None, int], ...] = ()
-    knocker: int | None = None
-    last: tuple[int, Settlement] | None = None
-    """The latest knock settled: the knocker and the settlement."""
-    settled: int = 0
-    score: GameScore = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "score", score_game(self.hands, self.game_rules))
-
-
-class GinFlow(Flow[State]):
+class GinFlow(Flow[Progress]):
     """Gin Rummy for two players, to the chosen limit (Hoyle's rules and bonuses by default)."""
 
     name = "gin"
 
-    def start(self, players: list[str], settings: dict[str, Any]) -> State:
+    def start(self, players: list[str], settings: dict[str, Any]) -> Progress:
         check_settings("Gin Rummy", settings, SETTINGS)
         if len(players) != 2:
             raise ValueError(f"Gin Rummy is for two players, not {len(players)}")
         knock = {name: value for name, value in settings.items() if name in KNOCK_SETTINGS}
         game = {name: value for name, value in settings.items() if name not in KNOCK_SETTINGS}
-        return State(knock_rules(knock), game_rules(game))
+        return Progress(knock_rules(knock), game_rules(game))
 
-    def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
-        if state.score.over:
-            raise ValueError("the game is over")
-        if kind == "knock":
-            check_fields(data, ("seat",))
-            if state.knocker is not None:
-                raise ValueError(f"seat {state.knocker} has knocked: lay out both hands")
-            return replace(state, knocker=int_field(data, "seat", 0, 1))
-        if kind == "dead":
-            check_fields(data, ())
-            if state.knocker is not None:
-                raise ValueError(f"seat {state.knocker} has knocked: the hand is not dead")
-            return replace(state, hands=(*state.hands, (None, 0)), last=None)
-        if kind != "hand":
-            raise ValueError(f"unknown Gin Rummy event {kind!r}")
-        check_fields(data, ("knocker", "defender"), ("accept",))
-        if state.knocker is None:
-            raise ValueError("nobody has knocked")
-        accept = data.get("accept")
-        if accept is not None and not isinstance(accept, bool):
-            raise ValueError(f"'accept' is true or false, not {accept!r}")
-        big = range(10, 12) if state.rules.big_gin_bonus else 10
-        knocker, defender = cards_of(data["knocker"], "knocker", big), cards_of(data["defender"], "defender", 10)
-        settled = settle(knocker, defender, state.rules, accept)
-        if settled.result == "illegal":
-            raise ValueError(f"illegal knock: deadwood {settled.knocker.deadwood}, over {settled.limit}; the "
-                             "defender accepts or refuses it")
-        after = replace(state, knocker=None, last=(state.knocker, settled), settled=state.settled + 1)
-        if settled.result == "refused":  # the hand goes on
-            return after
-        winner = state.knocker if settled.winner == "knocker" else 1 - state.knocker
-        return replace(after, hands=(*state.hands, (winner, settled.points)))
+    def apply(self, state: Progress, event: Event) -> Progress:
+        if not isinstance(event, gin_hand.Event):
+            raise RuleError(f"{event} is no Gin Rummy event")
+        return state.apply(event)
 
-    def hand(self, state: State) -> int:
+    def decode(self, kind: str, data: Mapping[str, Any]) -> Event:
+        return decode(kind, data)
+
+    def hand(self, state: Progress) -> int:
         return state.settled
 
-    def panel(self, state: State, event: PanelEvent) -> Proposal | None:
+    def panel(self, state: Progress, pressed: Press) -> Event | None:
         """A seat's Action knocks."""
-        return ("knock", {"seat": event.seat - 1}) if state.knocker is None else None
+        assert pressed.seat is not None
+        return Knocked(pressed.seat - 1) if state.knocker is None else None
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: Progress) -> dict[str, Any] | None:
         score = state.score
         if not score.over or score.winner is None:
             return None
@@ -126,14 +83,14 @@ class GinFlow(Flow[State]):
 
     # What the flow sees.
 
-    def prompt(self, state: State) -> Prompt:
+    def prompt(self, state: Progress) -> Prompt:
         score = state.score
         if score.over:
             return self._over(state)
         last = ["last hand:", *self._settlement_lines(*state.last, state.rules)] if state.last else []
         if state.knocker is None:
-            knocks = [Option(f"{name} knocks", "knock", {"seat": seat}) for seat, name in enumerate(self.players)]
-            return self._prompt(state, "Gin Rummy", last, [*knocks, Option("dead hand", "dead")])
+            knocks = [Option(f"{name} knocks", Knocked(seat)) for seat, name in enumerate(self.players)]
+            return self._prompt(state, "Gin Rummy", last, [*knocks, Option("dead hand", DeadHand())])
         knocker, defender = state.knocker, 1 - state.knocker
         held = self.table.cards(seat_zone(knocker)), self.table.cards(seat_zone(defender))
         wanted = (11 if len(held[0]) == 11 and state.rules.big_gin_bonus else 10), 10
@@ -142,15 +99,15 @@ class GinFlow(Flow[State]):
                                for seat, cards, n in zip((knocker, defender), held, wanted, strict=True))
             lines = [f"lay out both hands: {counts}", *self.unread(seat_zone(0), seat_zone(1))]
             return self._prompt(state, f"{self.players[knocker]} knocks", lines)
-        data = {"knocker": [card.code for card in held[0]], "defender": [card.code for card in held[1]]}
-        trial = self.trial(state, "hand", data)
+        shown = Shown(*held)
+        trial = self.trial(state, shown)
         if isinstance(trial, str) and trial.startswith("illegal knock"):
-            accepted = self.trial(state, "hand", {**data, "accept": True})
-            refused = self.trial(state, "hand", {**data, "accept": False})
+            accept, refuse = replace(shown, accept=True), replace(shown, accept=False)
+            accepted, refused = self.trial(state, accept), self.trial(state, refuse)
             assert not isinstance(accepted, str) and not isinstance(refused, str)
             assert accepted.last is not None and refused.last is not None
-            options = [Option(f"{self.players[defender]} accepts", "hand", {**data, "accept": True}),
-                       Option(f"{self.players[defender]} refuses", "hand", {**data, "accept": False})]
+            options = [Option(f"{self.players[defender]} accepts", accept),
+                       Option(f"{self.players[defender]} refuses", refuse)]
             lines = [*self._settlement_lines(*refused.last, state.rules)[:-1], "if accepted:",
                      *self._settlement_lines(*accepted.last, state.rules)[-1:]]
             return self._prompt(state, "illegal knock", lines, options)
@@ -158,9 +115,9 @@ class GinFlow(Flow[State]):
             return self._prompt(state, f"{self.players[knocker]} knocks", [f"! {trial}"])
         assert trial.last is not None
         lines = self._settlement_lines(*trial.last, state.rules)
-        return self._prompt(state, lines[-1], lines[:-1], [Option(lines[-1], "hand", data)])
+        return self._prompt(state, lines[-1], lines[:-1], [Option(lines[-1], shown)])
 
-    def _over(self, state: State) -> Prompt:
+    def _over(self, state: Progress) -> Prompt:
         score = state.score
         assert score.winner is not None
         lines = [f"{name}: {points} + box {box}" for name, points, box in
@@ -168,7 +125,7 @@ class GinFlow(Flow[State]):
         lines.append(f"game bonus {score.game_bonus}" + (", shutout: doubled" if score.shutout else ""))
         return Prompt(f"{self.players[score.winner]} wins", totals(score.totals), tuple(lines))
 
-    def _prompt(self, state: State, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
+    def _prompt(self, state: Progress, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         score = state.score
         standing = "  ".join(f"{name} {points}" for name, points in zip(self.players, score.points, strict=True))
         return Prompt(title, totals(score.points),
@@ -193,6 +150,8 @@ class GinFlow(Flow[State]):
 def _layoffs(settled: Settlement, aces: Aces) -> list[tuple[Card, tuple[Card, ...]]]:
     """Each card the defender laid off, in an order in which it can be laid, with the meld it goes on.
 
+    >>> from scoring.gin import settle
+    >>> from scoring.requests import cards_of
     >>> hand = settle(cards_of("5H 6H 7H 8H 9H KS KH KD 2C 3D".split(), "k"), cards_of("TH JH 4H 2S 2D 2H 9C 9D 9S QC".split(), "d"))
     >>> [(card.code, len(meld)) for card, meld in _layoffs(hand, Aces.LOW)]
     [('4H', 5), ('TH', 5), ('JH', 5)]
@@ -226,7 +185,8 @@ def _extends(meld: list[Card], card: Card, aces: Aces) -> bool:
 def _meld(meld: tuple[Card, ...]) -> str:
     """A meld in few characters: a run by its ends (``5♥-9♥``), a set card by card.
 
-    >>> _meld(tuple(cards_of(["5H", "6H", "7H"], "run"))), _meld(tuple(cards_of(["KS", "KH", "KD"], "set")))
+    >>> from scoring.cards import parse_cards
+    >>> _meld(tuple(parse_cards(["5H", "6H", "7H"]))), _meld(tuple(parse_cards(["KS", "KH", "KD"])))
     ('5♥-7♥', 'K♠ K♥ K♦')
     """
     if len({card.rank for card in meld}) == 1:

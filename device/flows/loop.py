@@ -25,8 +25,8 @@ from typing import Any, Protocol
 
 from numpy.typing import NDArray
 
-from device.buttons import Press
 from device.flows.play import Play
+from device.inputs import Press
 from device.panel import PanelEvent
 from device.screens import Screen
 from scoring.cards import Card
@@ -52,14 +52,14 @@ class LinkSource(Protocol):
     def brief(self) -> str: ...
 
 
-class Screen_(Protocol):
+class PageDisplay(Protocol):
     def show(self, screen: Screen) -> None: ...
 
 
 class Loop:
     """One table's device loop; call ``step(frame)`` for each camera frame."""
 
-    def __init__(self, play: Play[Any], read: Reader, calibration: Calibration, display: Screen_, *,
+    def __init__(self, play: Play[Any], read: Reader, calibration: Calibration, display: PageDisplay, *,
                  tracker: Tracker | None = None, buttons: ButtonSource | None = None,
                  panel: PanelSource | None = None, dice: DiceReader | None = None,
                  link: LinkSource | None = None) -> None:
@@ -86,7 +86,7 @@ class Loop:
         for press in self.buttons.take() if self.buttons else []:
             self.play.press(press)
         while self.panel is not None and (event := self.panel.get(timeout=0)) is not None:
-            self.play.press(event)
+            self.play.press(event.press)
         page = self.play.view()
         fault = self._panel_fault()
         if fault is not None:

@@ -3,56 +3,45 @@ hand settled pairwise, Fantasyland carried to the next hand.
 
 The table (docs/DEVICE.md): each player sets their rows in their own seat area, the front row
 nearest the centre, the back row nearest the player (the zones ``seatN.front``, ``seatN.middle``,
-``seatN.back``). The engine is ``scoring.ofc``; this flow's one event (confirmed with OK) is:
+``seatN.back``). The engine is ``scoring.ofc``, its game as played ``scoring.ofc_hand``; this flow's one event
+(confirmed with OK) settles every seat's board as read, once every board is complete.
 
-- ``hand`` ``{"boards": [{"front", "middle", "back"}, ...]}``: every seat's board as read, settled among
-  the players; who goes to (or stays in) Fantasyland plays the next hand there.
-
+>>> from scoring.ofc import Board
+>>> from scoring.ofc_hand import Settled
 >>> flow = OfcFlow(["Ann", "Bob"], {})
->>> boards = [{"front": ["QS", "QH", "7D"], "middle": ["QD", "QC", "9S", "8S", "2S"], "back": ["AS", "AH", "AD", "2H", "2D"]},
-...           {"front": ["KS", "KH", "7H"], "middle": ["KD", "KC", "6S", "5S", "4S"], "back": ["3S", "3H", "3D", "2C", "8D"]}]
->>> state = flow.apply(flow.start(["Ann", "Bob"], {}), "hand", {"boards": boards})
+>>> boards = (Board.parse("QS QH 7D / QD QC 9S 8S 2S / AS AH AD 2H 2D"),
+...           Board.parse("KS KH 7H / KD KC 6S 5S 4S / 3S 3H 3D 2C 8D"))
+>>> state = flow.apply(flow.start(["Ann", "Bob"], {}), Settled(boards))
 >>> state.totals, state.fantasyland
 ((19, -19), (13, 0))
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
 from device.flows.table import seat_zone
-from scoring.cards import Card
-from scoring.ofc import ROWS, SIZES, Board, Rules, Settlement, settle
+from scoring import ofc_hand
+from scoring.errors import RuleError
+from scoring.events import Event
+from scoring.ofc import ROWS, SIZES, Rules, Settlement
+from scoring.ofc_hand import Progress, decode
 from scoring.poker import describe
-from scoring.requests import cards_of, check_distinct, check_fields
 
-__all__ = ["OfcFlow", "State"]
+__all__ = ["OfcFlow"]
 
 SETTINGS = {"scoring": '"1-6" or "2-4"', "progressive": "true or false (progressive Fantasyland)",
             "pineapple": "true or false"}
 
 
-@dataclass(frozen=True)
-class State:
-    """The running totals, how many cards each seat is dealt in Fantasyland next hand (0: not there), the
-    hands played and the latest settlement."""
-
-    rules: Rules
-    totals: tuple[int, ...]
-    fantasyland: tuple[int, ...]
-    hands: int = 0
-    last: Settlement | None = None
-
-
-class OfcFlow(Flow[State]):
+class OfcFlow(Flow[Progress]):
     """Open-Face Chinese Poker for 2 to 4 players, hand after hand."""
 
     name = "ofc"
 
-    def start(self, players: list[str], settings: dict[str, Any]) -> State:
+    def start(self, players: list[str], settings: dict[str, Any]) -> Progress:
         check_settings("Open-Face Chinese Poker", settings, SETTINGS)
         for name in ("progressive", "pineapple"):
             if not isinstance(settings.get(name, False), bool):
@@ -60,32 +49,22 @@ class OfcFlow(Flow[State]):
         if not 2 <= len(players) <= 4:
             raise ValueError(f"Open-Face Chinese Poker is for 2 to 4 players, not {len(players)}")
         rules = Rules(settings.get("scoring", "1-6"), settings.get("progressive", False), settings.get("pineapple", False))
-        return State(rules, (0,) * len(players), (0,) * len(players))
+        return Progress.start(rules, len(players))
 
-    def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
-        if kind != "hand":
-            raise ValueError(f"unknown Open-Face Chinese Poker event {kind!r}")
-        check_fields(data, ("boards",))
-        boards = data["boards"]
-        if not isinstance(boards, list) or len(boards) != len(state.totals):
-            raise ValueError(f"'boards' is a list of {len(state.totals)} boards, one a seat")
-        rows: dict[str, list[Card]] = {}
-        for seat, board in enumerate(boards):
-            check_fields(board, ROWS)
-            rows |= {f"seat {seat} {row}": cards_of(board[row], f"seat {seat} {row}", SIZES[row]) for row in ROWS}
-        check_distinct(rows)  # before any board: a card twice is named by its seats and rows
-        read = [Board(*(tuple(rows[f"seat {seat} {row}"]) for row in ROWS)) for seat in range(len(boards))]
-        settled = settle(read, state.rules, tuple(cards > 0 for cards in state.fantasyland))
-        running = tuple(total + net for total, net in zip(state.totals, settled.net, strict=True))
-        return replace(state, totals=running, fantasyland=settled.fantasyland_cards, hands=state.hands + 1,
-                       last=settled)
+    def apply(self, state: Progress, event: Event) -> Progress:
+        if not isinstance(event, ofc_hand.Event):
+            raise RuleError(f"{event} is no Open-Face Chinese Poker event")
+        return state.apply(event)
 
-    def hand(self, state: State) -> int:
+    def decode(self, kind: str, data: Mapping[str, Any]) -> Event:
+        return decode(kind, data)
+
+    def hand(self, state: Progress) -> int:
         return state.hands
 
     # What the flow sees.
 
-    def prompt(self, state: State) -> Prompt:
+    def prompt(self, state: Progress) -> Prompt:
         seats = range(len(self.players))
         zones = [[f"{seat_zone(seat)}.{row}" for row in ROWS] for seat in seats]
         rows = [[self.table.cards(zone) for zone in board] for board in zones]
@@ -98,16 +77,19 @@ class OfcFlow(Flow[State]):
             counts = "  ".join(f"{self.players[seat]} {'/'.join(map(str, laid[seat]))}" for seat in seats)
             lines = [f"setting: {counts} (3/5/5)", *self.unread(*map(seat_zone, seats)), *fantasy, *last]
             return self._prompt(state, f"hand {state.hands + 1}", lines)
-        data = {"boards": [{row: [card.code for card in cards] for row, cards in zip(ROWS, board, strict=True)}
-                           for board in rows]}
-        trial = self.trial(state, "hand", data)
+        boards = [{row: [card.code for card in cards] for row, cards in zip(ROWS, board, strict=True)} for board in rows]
+        try:  # a card on two boards (or twice on one) is named by its seats and rows
+            settled = decode("hand", {"boards": boards})
+        except RuleError as error:
+            return self._prompt(state, f"hand {state.hands + 1}", [f"! {self.explain(error)}", *fantasy])
+        trial = self.trial(state, settled)
         if isinstance(trial, str):
             return self._prompt(state, f"hand {state.hands + 1}", [f"! {trial}", *fantasy])
         assert trial.last is not None
         net = "  ".join(f"{name} {points:+}" for name, points in zip(self.players, trial.last.net, strict=True))
-        return self._prompt(state, net, self._settlement_lines(trial.last), [Option(f"settle: {net}", "hand", data)])
+        return self._prompt(state, net, self._settlement_lines(trial.last), [Option(f"settle: {net}", settled)])
 
-    def _prompt(self, state: State, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
+    def _prompt(self, state: Progress, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:
         standing = "  ".join(f"{name} {total}" for name, total in zip(self.players, state.totals, strict=True))
         return Prompt(title, totals(state.totals), (*lines, standing), tuple(options))
 

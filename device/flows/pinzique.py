@@ -2,35 +2,36 @@
 with its takeaways, bonus rounds, ten rounds and playoffs, partners.
 
 The table (docs/DEVICE.md): the dice are rolled into the tray; the device reads them once they lie
-still. The engine is ``scoring.pinzique_game``; this flow's events (each confirmed with OK) are:
-
-- ``roll`` ``{"faces"}``: the eight faces of the side up's next roll; after the last roll a turn allows,
-  the turn ends by itself;
-- ``stand`` ``{}``: the side up keeps its latest roll as its final one.
+still. The engine is ``scoring.pinzique_game``; this flow offers its events (each confirmed with OK): the
+side up's next roll as the tray shows it, and the side up standing on its latest roll.
 
 A roll is offered only when the dice show something other than the last roll confirmed (dice still lying
 from the previous roll are not a new roll); the rare re-roll that shows the very same faces is offered
 last among the options.
 
 >>> flow = PinziqueFlow(["Ann", "Bob"], {"rounds": 1})
->>> state = flow.apply(flow.start(["Ann", "Bob"], {"rounds": 1}), "roll", {"faces": "9H TH JH QH KH KH QH 9C".split()})
->>> state = flow.apply(state, "stand", {})
+>>> from scoring.cards import parse_cards
+>>> state = flow.apply(flow.start(["Ann", "Bob"], {"rounds": 1}), Rolled(tuple(parse_cards("9H TH JH QH KH KH QH 9C"))))
+>>> state = flow.apply(state, Stood())
 >>> state.game.up, state.game.finals[0].total
 (1, 685)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from device.flows.flow import Flow, Option, Prompt, check_settings, totals
-from scoring.cards import Card, parse_cards
-from scoring.pinzique_game import Game, SheetRow
+from scoring import pinzique_game
+from scoring.cards import Card
+from scoring.errors import RuleError
+from scoring.events import Event
+from scoring.pinzique_game import Game, Rolled, SheetRow, Stood, decode
 from scoring.pinzique_guide import DICE
 from scoring.pinzique_roll import RollScore
-from scoring.requests import check_fields, int_field
+from scoring.requests import int_field
 
 __all__ = ["PinziqueFlow", "State"]
 
@@ -62,18 +63,14 @@ class PinziqueFlow(Flow[State]):
         rolls = int_field(settings, "rolls", 1, 10) if "rolls" in settings else None
         return State(Game.new(sides, rolls_per_turn=rolls, rounds=rounds))
 
-    def apply(self, state: State, kind: str, data: dict[str, Any]) -> State:
-        if kind == "stand":
-            check_fields(data, ())
-            return State(state.game.stand(), state.previous)
-        if kind != "roll":
-            raise ValueError(f"unknown Pinzique event {kind!r}")
-        check_fields(data, ("faces",))
-        faces = data["faces"]
-        if not isinstance(faces, list) or len(faces) != DICE:
-            raise ValueError(f"'faces' is a list of the {DICE} dice's faces, not {faces!r}")
-        rolled = parse_cards(faces)
-        return State(state.game.roll(rolled), tuple(sorted(card.code for card in rolled)))
+    def apply(self, state: State, event: Event) -> State:
+        if not isinstance(event, pinzique_game.Event):
+            raise RuleError(f"{event} is no Pinzique event")
+        game = state.game.apply(event)
+        return State(game, tuple(sorted(card.code for card in event.faces)) if isinstance(event, Rolled) else state.previous)
+
+    def decode(self, kind: str, data: Mapping[str, Any]) -> Event:
+        return decode(kind, data)
 
     def result(self, state: State) -> dict[str, Any] | None:
         game = state.game
@@ -95,7 +92,7 @@ class PinziqueFlow(Flow[State]):
         title = f"{_round(game.label)}: {side}"
         counter = f"roll {game.rolls_made + 1} of {game.rolls_per_turn}"
         now = [f"now {game.last.total}", *_meld_lines(game.last)] if game.last else []
-        stand = [Option(f"{side} stands on {game.last.total}", "stand")] if game.last else []
+        stand = [Option(f"{side} stands on {game.last.total}", Stood())] if game.last else []
         dice = self.table.dice
         faces = [face for face in dice if face is not None]
         if len(faces) != DICE:
@@ -104,15 +101,15 @@ class PinziqueFlow(Flow[State]):
                     f"{unread} dice are cocked or unreadable: set them flat or re-roll them" if unread else
                     f"roll into the tray ({len(faces)} of {DICE} dice read)" if dice else "roll into the tray")
             return self._prompt(game, f"{title}, {counter}", [tray, *now, *settled], stand)
-        codes = [face.code for face in faces]
-        trial = self.trial(state, "roll", {"faces": codes})
+        rolled = Rolled(tuple(faces))
+        trial = self.trial(state, rolled)
         if isinstance(trial, str):
             return self._prompt(game, f"{title}, {counter}", [f"! {trial}", *now, *settled], stand)
-        if tuple(sorted(codes)) == state.previous:  # the dice lie as last confirmed: no new roll yet
-            again = [Option(f"the same again: {counter}", "roll", {"faces": codes})] if game.last else []
+        if tuple(sorted(face.code for face in faces)) == state.previous:  # the dice lie as last confirmed: no new roll yet
+            again = [Option(f"the same again: {counter}", rolled)] if game.last else []
             return self._prompt(game, f"{title}, {counter}", [*now, *settled], [*stand, *again])
         score = _last_roll(trial.game)
-        roll = Option(f"{counter}: {score.total}", "roll", {"faces": codes})
+        roll = Option(f"{counter}: {score.total}", rolled)
         return self._prompt(game, title, [_symbols(faces), *_meld_lines(score), *settled], [roll, *stand])
 
     def _prompt(self, game: Game, title: str, lines: Iterable[str], options: Iterable[Option] = ()) -> Prompt:

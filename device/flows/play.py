@@ -6,21 +6,28 @@ refused confirmation's reason on the screen. When the game is over, OK records i
 next game with the same players and settings.
 
 >>> import pathlib, tempfile
->>> from device.buttons import Press
+>>> from dataclasses import dataclass
+>>> from device.inputs import Button, Press
 >>> from device.flows.flow import Flow, Option, Prompt
 >>> from device.journal import Journal
+>>> from scoring.errors import RuleError
+>>> @dataclass(frozen=True)
+... class Add:
+...     n: int
+...     def record(self): return "add", {"n": self.n}
 >>> class Tally(Flow[int]):
 ...     name = "tally"
 ...     def start(self, players, settings): return 0
-...     def apply(self, state, kind, data):
-...         if state + data["n"] > 3: raise ValueError("3 is the most")
-...         return state + data["n"]
-...     def prompt(self, state): return Prompt("Tally", str(state), options=(Option("add 2", "add", {"n": 2}),))
+...     def apply(self, state, event):
+...         if state + event.n > 3: raise RuleError("3 is the most")
+...         return state + event.n
+...     def decode(self, kind, data): return Add(data["n"])
+...     def prompt(self, state): return Prompt("Tally", str(state), options=(Option("add 2", Add(2)),))
 >>> journal = Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db")
 >>> play = Play(journal, Tally(["Ann", "Bob"], {}))
->>> play.press(Press("ok", held=False)); play.press(Press("ok", held=False)); play.screen().lines
+>>> play.press(Press(Button.OK, held=False)); play.press(Press(Button.OK, held=False)); play.screen().lines
 ('OK: add 2', '! 3 is the most')
->>> play.press(Press("ok", held=True)); play.state
+>>> play.press(Press(Button.OK, held=True)); play.state
 0
 
 A long screen is paged, each page headed by what OK would confirm; NEXT turns the pages, then (on the
@@ -29,11 +36,11 @@ last) moves to the next option:
 >>> class Long(Tally):
 ...     def prompt(self, state):
 ...         return Prompt("Long", lines=tuple(f"line {n}" for n in range(7)),
-...                       options=(Option("add 1", "add", {"n": 1}), Option("add 2", "add", {"n": 2})))
+...                       options=(Option("add 1", Add(1)), Option("add 2", Add(2))))
 >>> play = Play(Journal(pathlib.Path(tempfile.mkdtemp()) / "j.db"), Long(["Ann", "Bob"], {}))
->>> play.view().footer, play.press(Press("next", held=False)), play.view().footer, play.view().lines[:2]
+>>> play.view().footer, play.press(Press(Button.NEXT, held=False)), play.view().footer, play.view().lines[:2]
 ('1/2', None, '2/2', ('OK: add 1', 'line 4'))
->>> play.press(Press("next", held=False)); play.view().footer, play.view().choice, play.view().lines[0]
+>>> play.press(Press(Button.NEXT, held=False)); play.view().footer, play.view().choice, play.view().lines[0]
 ('2/2', '2/2', 'OK: add 2')
 """
 
@@ -43,13 +50,13 @@ import logging
 from collections.abc import Iterable, Sequence
 from typing import Generic
 
-from device.buttons import Press
-from device.flows.flow import Flow, Input, State
+from device.flows.flow import Flow, State
+from device.inputs import Press
 from device.journal import Journal, JournalError
-from device.panel import PanelEvent
 from device.screens import Screen
 from device.session import Session
 from scoring.cards import Card
+from scoring.errors import RuleError
 from vision.tracker import CardEvent
 
 log = logging.getLogger(__name__)
@@ -118,26 +125,24 @@ class Play(Generic[State]):
         """The dice lying still in the tray."""
         self.flow.table.see_dice(faces)
 
-    def press(self, pressed: Input) -> None:
+    def press(self, pressed: Press) -> None:
         """A button pressed: undo, a move of the selection, or a confirmation."""
         flow = self.flow
-        undo = pressed.kind == "hold" if isinstance(pressed, PanelEvent) and pressed.button == "confirm" else (
-            isinstance(pressed, Press) and pressed.button == "ok" and pressed.held)
         try:
-            if undo:
+            if pressed.undo:
                 flow.note(self.session.undo())
                 flow.afresh()
                 return
             result = flow.result(self.state)
-            if result is not None and _is_ok(pressed):
+            if result is not None and pressed.ok:
                 self.session.finish(result)
                 self._next_game()
                 return
-            proposal = flow.press(self.state, pressed)
-            if proposal is not None:
-                flow.note(self.session.confirm(*proposal))
+            event = flow.press(self.state, pressed)
+            if event is not None:
+                flow.note(self.session.confirm(event))
                 flow.afresh()
-        except ValueError as error:
+        except RuleError as error:
             flow.error = flow.explain(error)
         except JournalError as error:  # nothing was confirmed: the same press can be made again
             log.error("not saved: %s", error)
@@ -160,8 +165,3 @@ class Play(Generic[State]):
         """The page of the screen the OLED shows: the first, or the one NEXT and BACK turned to."""
         return self.flow.view(self.state)
 
-
-def _is_ok(pressed: Input) -> bool:
-    if isinstance(pressed, PanelEvent):
-        return pressed.button == "confirm" and pressed.kind == "press"
-    return pressed.button == "ok" and not pressed.held

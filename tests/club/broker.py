@@ -11,7 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from device.config import Broker as BrokerSettings
+from device.config import BrokerSection
 
 EXAMPLE_ACL = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto-club.acl"
 CLUB = "testclub"
@@ -84,9 +84,9 @@ class Mosquitto:
             f"autosave_interval 1\nuser {_user()}\nlog_dest file {folder / 'mosquitto.log'}\n"
             + (f"listener {self.tls_port} 127.0.0.1\n{certificates(folder)}" if tls else ""))
 
-    def settings(self, user: str) -> BrokerSettings:
+    def settings(self, user: str) -> BrokerSection:
         """How ``user`` reaches the broker."""
-        return BrokerSettings(host="127.0.0.1", port=self.port, username=user, password=PASSWORD.format(user=user))
+        return BrokerSection(host="127.0.0.1", port=self.port, username=user, password=PASSWORD.format(user=user))
 
     def start(self) -> Mosquitto:
         self.process = subprocess.Popen([_tool("mosquitto"), "-c", str(self.folder / "mosquitto.conf")],

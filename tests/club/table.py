@@ -14,10 +14,12 @@ import time
 from pathlib import Path
 
 from device.club_link import ClubLink, Outbox
-from device.config import Club, load
-from device.flows import flow_for
+from device.config import ClubSection, load
+from device.games import flow_for
 from device.journal import Journal
 from device.session import Session
+from scoring.cards import parse_cards
+from scoring.gin_hand import Knocked, Shown
 
 KNOCK = (["5H", "6H", "7H", "8H", "9H", "KS", "KH", "KD", "2C", "3D"], ["TH", "JH", "4H", "2S", "2D", "2H", "9C", "9D", "9S", "QC"])
 """A knock for 5 (deadwood 5 against 10 after the layoff)."""
@@ -43,16 +45,16 @@ def play(journal: Journal, players: list[str], hands: int, interval: float = 0.0
             continue
         seat = done % 2
         if session.state.knocker is None:
-            session.confirm("knock", {"seat": seat})
+            session.confirm(Knocked(seat))
         knocker, defender = GIN if done % 3 == 2 else KNOCK
-        session.confirm("hand", {"knocker": knocker, "defender": defender})
+        session.confirm(Shown(tuple(parse_cards(knocker)), tuple(parse_cards(defender))))
         time.sleep(interval)
 
 
 def main(journal_path: str, config_path: str, hands: int, interval: float) -> int:
     config = load(config_path)
     club = config.club
-    assert isinstance(club, Club)
+    assert isinstance(club, ClubSection)
     with Journal(journal_path) as journal, ClubLink(club, Path(journal_path)):
         play(journal, list(config.table.players), hands, interval)
         with Outbox(journal_path, club.table) as outbox:

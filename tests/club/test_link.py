@@ -18,7 +18,7 @@ from club.messages import Entry, topic
 from club.mqtt import client
 from club.serve import ClubServer
 from device.club_link import ClubLink
-from device.config import Club, ConfigError, parse
+from device.config import ClubSection, ConfigError, parse
 from device.journal import Journal
 from tests.club.broker import CLUB, Mosquitto, server_config
 from tests.club.table import play
@@ -64,10 +64,10 @@ def server_fixture(broker: Mosquitto, tmp_path: Path) -> Iterator[ClubServer]:
         yield server
 
 
-def club_settings(broker: Mosquitto, table: str, user: str | None = None) -> Club:
+def club_settings(broker: Mosquitto, table: str, user: str | None = None) -> ClubSection:
     """A table's ``[club]`` section on ``broker``, logging in as ``user`` (the table's own by default)."""
     settings = broker.settings(user or table)
-    return Club(host=settings.host, port=settings.port, username=settings.username, password=settings.password,
+    return ClubSection(host=settings.host, port=settings.port, username=settings.username, password=settings.password,
                 name=CLUB, table=table)
 
 

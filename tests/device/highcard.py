@@ -4,8 +4,7 @@ the request names two cards; the result is the higher rank (ace low)."""
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.games import Option
-from scoring.requests import card_list, check_distinct, check_fields
+from scoring.requests import Option, card_list, check_distinct, check_fields
 
 SAMPLES = ({"cards": ["5H", "KS"]},)
 

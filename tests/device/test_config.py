@@ -78,7 +78,7 @@ def test_each_mistake_names_its_entry(text: str, message: str) -> None:
 
 def test_a_games_settings_reach_its_flow() -> None:
     """Barbu's house rule that only the declarer redoubles, set in the file."""
-    from device.flows import flow_for
+    from device.games import flow_for
 
     config = parse("[table]\ngame = 'barbu'\nplayers = ['N', 'E', 'S', 'W']\n[games.barbu]\nredoubles = 'declarer'")
     flow = flow_for("barbu", config.table.players, config.games["barbu"])

@@ -7,19 +7,20 @@ import sys
 
 import pytest
 
-from device import cli, score_command
-from scoring import games
+from device import cli, games, score_command
+from scoring.requests import Requests
 
-HIGHCARD = "tests.device.highcard"
+HIGHCARD = games.GameSpec("highcard", "High card", "High card", "tests.device.highcard", flow="", ledger="")
+"""A game the score command scores (it is never played: no flow, no ledger)."""
 
 
 @pytest.fixture
-def highcard(monkeypatch: pytest.MonkeyPatch) -> games.Game:
+def highcard(monkeypatch: pytest.MonkeyPatch) -> Requests:
     monkeypatch.setitem(games.GAMES, "highcard", HIGHCARD)
     return games.game("highcard")
 
 
-def batch(game: games.Game, data: bytes) -> list[dict[str, object]]:
+def batch(game: Requests, data: bytes) -> list[dict[str, object]]:
     out = io.BytesIO()
     score_command.score_batch(game, io.BytesIO(data), out)
     return [json.loads(line) for line in out.getvalue().splitlines()]
@@ -42,7 +43,7 @@ def batch(game: games.Game, data: bytes) -> list[dict[str, object]]:
     ],
 )
 def test_each_kind_of_bad_line_gets_its_own_error_and_the_batch_goes_on(
-    highcard: games.Game, line: bytes, message: str
+    highcard: Requests, line: bytes, message: str
 ) -> None:
     results = batch(highcard, b'{"cards": ["2C", "3C"]}\n' + line + b'\n{"cards": ["QH", "JH"]}\n')
     assert results[0] == {"high": "3C"}
@@ -50,7 +51,7 @@ def test_each_kind_of_bad_line_gets_its_own_error_and_the_batch_goes_on(
     assert results[2] == {"high": "QH"}
 
 
-def test_a_bug_in_a_game_is_reported_on_its_line(highcard: games.Game, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_in_a_game_is_reported_on_its_line(highcard: Requests, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(request: object) -> dict[str, object]:
         raise ZeroDivisionError
 
@@ -59,13 +60,13 @@ def test_a_bug_in_a_game_is_reported_on_its_line(highcard: games.Game, monkeypat
                                              "please report it"}] * 2
 
 
-def test_last_line_without_newline_is_answered(highcard: games.Game) -> None:
+def test_last_line_without_newline_is_answered(highcard: Requests) -> None:
     assert batch(highcard, b'{"cards": ["2C", "3C"]}') == [{"high": "3C"}]
 
 
 def test_batch_streams_one_answer_per_line_before_reading_the_next() -> None:
     """A caller may write a request and wait for its answer: each answer is flushed at once."""
-    code = f"import sys; from scoring import games; games.GAMES['highcard'] = {HIGHCARD!r}; " \
+    code = f"import sys; from device import games; from device.games import GameSpec; games.GAMES['highcard'] = {HIGHCARD!r}; " \
            "from device.cli import main; sys.exit(main(['score', 'highcard', '--batch']))"
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin and proc.stdout
@@ -78,7 +79,7 @@ def test_batch_streams_one_answer_per_line_before_reading_the_next() -> None:
     assert proc.wait(timeout=30) == 0
 
 
-def test_readable_form_and_json(highcard: games.Game, capsys: pytest.CaptureFixture[str]) -> None:
+def test_readable_form_and_json(highcard: Requests, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["score", "highcard", "5H", "KS"]) == 0
     assert capsys.readouterr().out == "high card: KS\n"
     assert cli.main(["score", "highcard", "5H", "KS", "--json"]) == 0
@@ -145,7 +146,7 @@ class _Counter:
         pass
 
 
-def test_batch_runs_in_constant_memory(highcard: games.Game) -> None:
+def test_batch_runs_in_constant_memory(highcard: Requests) -> None:
     """Memory at 20,000 lines stays within that at 500: nothing is kept per line."""
     import tracemalloc
 

@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from device.buttons import Press
 from device.demo.recording import Playback, Recording
 from device.demo.stage import SIZE
-from device.flows import flow_for
 from device.flows.loop import Loop
 from device.flows.play import Play
+from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.panel import PanelEvent
 from tests.reliability.table_script import TRACKING, Keeper, Reference, digest, position

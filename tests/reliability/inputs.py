@@ -45,11 +45,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from device import config, recognize_command, score_command
+from device import config, games, recognize_command, score_command
 from device.camera import CameraError, FolderCamera
 from device.panel import PanelEvent, SeatPanel
 from firmware import protocol
-from scoring import games, pinzique_guide
+from scoring import pinzique_guide
 from scoring.cards import DECK, Card, CardError, Rank, Suit, parse_cards
 from scoring.pinzique_roll import score_roll
 from tools.text import put_text

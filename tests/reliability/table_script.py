@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from device.buttons import Press
-from device.flows import flow_for
 from device.flows.loop import Loop
 from device.flows.play import Play
+from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.screens import Screen
 from scoring.cribbage_game import Game, Settings

@@ -20,8 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device import config, score_command
-from scoring import games
+from device import config, games, score_command
 from tests.reliability.inputs import HUGE_INT, TARGETS, card_codes, check_card_frame, clear, nodes, parent_of
 
 EXAMPLES = {"cards": 1000, "frames": 500, "link": 60, "card frames": 100}

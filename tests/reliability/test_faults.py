@@ -31,9 +31,9 @@ from luma.oled.device import ssd1306
 
 from device import display as display_module
 from device import notify, run_command
-from device.buttons import Press
 from device.camera import CameraError
 from device.display import Display, Oled, connect, open_device
+from device.inputs import Press
 from device.journal import Journal
 from device.lifecycle import Lifecycle
 from device.notify import Notifier

@@ -21,20 +21,12 @@ import pytest
 
 from device import cli
 from scoring import barbu
-from scoring.barbu import (
-    SAMPLES,
-    BarbuError,
-    Contract,
-    Dominoes,
-    Double,
-    Rules,
-    Trick,
-    score_request,
-    settle,
-)
+from scoring.barbu import BarbuError, Contract, Dominoes, Double, Rules, Trick, settle
 from scoring.barbu_random import random_request
 from scoring.cards import Card, Rank, Suit, parse_cards
 from scoring.requests import RequestError
+from scoring.requests import barbu as barbu_requests
+from scoring.requests.barbu import SAMPLES, score_request
 
 TRICK_CONTRACTS = [contract for contract in Contract if contract is not Contract.DOMINOES]
 ORDER = "23456789TJQKA"  # aces high, twos low
@@ -169,7 +161,7 @@ def test_random_legal_hands_keep_every_invariant(contract: Contract) -> None:
             assert score_request({k: v for k, v in request.items() if k not in ("plays", "start")})["net"] == net
         else:
             options = {name: str(value) for name, value in request.items() if name in ("contract", "declarer", "trump")}
-            readable = barbu.request_from_args([code for t in request["tricks"] for code in t["cards"]], options)
+            readable = barbu_requests.request_from_args([code for t in request["tricks"] for code in t["cards"]], options)
             assert readable["tricks"] == request["tricks"]
 
 
@@ -241,7 +233,7 @@ def test_a_non_declarer_redoubles_a_non_declarer_in_a_negative_contract_worked_b
     assert result["scores"] == [0, -12, -2, -16]
     assert result["net"] == [28, -24, 26, -60]
     assert result["doubling"][2] == {"from": 3, "to": 2, "redoubled": True, "amount": -28}
-    assert barbu.render(result).splitlines()[-1] == "player 4 doubled player 3, redoubled: player 4 -28"
+    assert barbu_requests.render(result).splitlines()[-1] == "player 4 doubled player 3, redoubled: player 4 -28"
 
 
 def test_the_declarer_redoubles_two_players_worked_by_hand() -> None:
@@ -461,7 +453,7 @@ def test_broken_play_is_found_exactly_as_a_plain_reading_of_the_rules_finds_it(c
 
 
 def hand_of(contract: str, declarer: int, cards: str, **options: Any) -> dict[str, Any]:
-    return score_request(barbu.request_from_args(cards.split(), {"contract": contract, "declarer": str(declarer)}
+    return score_request(barbu_requests.request_from_args(cards.split(), {"contract": contract, "declarer": str(declarer)}
                                                  | options))
 
 
@@ -595,7 +587,7 @@ def test_samples_score_and_sum_to_their_totals() -> None:
         total = Contract.parse(request["contract"]).total
         assert sum(result["scores"]) == sum(result["net"]) == total
         assert json.loads(json.dumps(result)) == result
-        assert barbu.render(result).startswith(result["title"])
+        assert barbu_requests.render(result).startswith(result["title"])
 
 
 def test_readable_form_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -648,7 +640,7 @@ def test_readable_form_errors(args: list[str], message: str, capsys: pytest.Capt
 
 
 def test_irregularities_appear_in_the_readable_form() -> None:
-    text = barbu.render(score_request(SAMPLES[3]))
+    text = barbu_requests.render(score_request(SAMPLES[3]))
     assert "IRREGULARITIES" in text and "trick 6, player 2: revoke" in text
 
 

@@ -12,18 +12,10 @@ from typing import Any
 
 import pytest
 
-from scoring.barbu import (
-    STANDARD_RULES,
-    BarbuError,
-    Contract,
-    Double,
-    Hand,
-    Rules,
-    dominoes_hand,
-    score_request,
-)
+from scoring.barbu import STANDARD_RULES, BarbuError, Contract, Double, Hand, Rules, dominoes_hand
 from scoring.barbu_game import HANDS, Game
 from scoring.barbu_random import random_request
+from scoring.requests.barbu import score_request
 
 
 def hand_from(result: dict[str, Any]) -> Hand:

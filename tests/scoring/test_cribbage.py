@@ -11,6 +11,7 @@ from scoring import cribbage
 from scoring.cards import DECK, Card, parse_cards
 from scoring.cribbage import PeggingError, peg, show, show_total
 from scoring.requests import RequestError
+from scoring.requests import cribbage as cribbage_requests
 
 
 def total(hand: str, starter: str, crib: bool = False) -> int:
@@ -172,17 +173,17 @@ def test_a_card_past_31_is_rejected() -> None:
 # --- requests: batch and readable forms -----------------------------------------------------------
 
 def test_show_request() -> None:
-    result = cribbage.score_request({"hand": ["5H", "5C", "5D", "JS"], "starter": "5S", "crib": False})
+    result = cribbage_requests.score_request({"hand": ["5H", "5C", "5D", "JS"], "starter": "5S", "crib": False})
     assert result["total"] == 29
     assert sum(item["points"] for item in result["items"]) == 29
     assert result["items"][-1] == {"name": "his nobs", "cards": ["JS"], "points": 1, "text": "his nobs: J♠"}
-    crib = cribbage.score_request({"hand": ["2H", "6H", "8H", "TH"], "starter": "KS", "crib": True})
+    crib = cribbage_requests.score_request({"hand": ["2H", "6H", "8H", "TH"], "starter": "KS", "crib": True})
     assert crib["total"] == 0 and crib["crib"] is True
-    assert cribbage.score_request({"hand": ["2H", "6H", "8H", "TH"], "starter": "KS"})["total"] == 4
+    assert cribbage_requests.score_request({"hand": ["2H", "6H", "8H", "TH"], "starter": "KS"})["total"] == 4
 
 
 def test_pegging_request() -> None:
-    result = cribbage.score_request({"pegging": ["5S", "5H", "5D"]})
+    result = cribbage_requests.score_request({"pegging": ["5S", "5H", "5D"]})
     assert (result["total"], result["count"]) == (8, 15)
     assert [item["name"] for item in result["items"]] == ["fifteen two", "pair royal"]
 
@@ -211,7 +212,7 @@ def test_pegging_request() -> None:
 )
 def test_bad_requests_say_what_is_wrong(request_: object, message: str) -> None:
     with pytest.raises(RequestError) as error:
-        cribbage.score_request(request_)  # type: ignore[arg-type]
+        cribbage_requests.score_request(request_)  # type: ignore[arg-type]
     assert message in str(error.value)
 
 
@@ -239,19 +240,19 @@ def test_readable_form(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_batch_command_answers_each_line() -> None:
     lines = [{"hand": ["5H", "5C", "5D", "JS"], "starter": "5S", "crib": False},
-             {"pegging": ["2S", "3S", "3H", "4D"]}, {"hand": ["5H"], "starter": "5S"}, *cribbage.SAMPLES]
+             {"pegging": ["2S", "3S", "3H", "4D"]}, {"hand": ["5H"], "starter": "5S"}, *cribbage_requests.SAMPLES]
     proc = subprocess.run([sys.executable, "-m", "device.cli", "score", "cribbage", "--batch"], check=True,
                           input="".join(json.dumps(line) + "\n" for line in lines), capture_output=True, text=True)
     results = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [result.get("total") for result in results[:3]] == [29, 0, None]
     assert "'hand' needs 4 cards" in results[2]["error"]
-    assert results[3:] == [cribbage.score_request(sample) for sample in cribbage.SAMPLES]
+    assert results[3:] == [cribbage_requests.score_request(sample) for sample in cribbage_requests.SAMPLES]
 
 
 def test_samples_score_and_render() -> None:
-    for sample in cribbage.SAMPLES:
-        result = cribbage.score_request(sample)
-        assert cribbage.render(result).splitlines()[-1] == f"total {result['total']}"
+    for sample in cribbage_requests.SAMPLES:
+        result = cribbage_requests.score_request(sample)
+        assert cribbage_requests.render(result).splitlines()[-1] == f"total {result['total']}"
 
 
 def test_four_fives_score_20_or_28_with_a_ten_card() -> None:

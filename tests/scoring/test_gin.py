@@ -8,12 +8,13 @@ import re
 import pytest
 
 from benchmarks.gin_hands import knock_deal
-from device import cli, score_command
-from scoring import games, gin
+from device import cli, games, score_command
 from scoring.cards import Card, parse_cards
-from scoring.gin import GameRules, Rules, score_game, score_request, settle
+from scoring.gin import GameRules, Rules, score_game, settle
 from scoring.gin_melds import Aces
 from scoring.requests import RequestError
+from scoring.requests import gin as gin_requests
+from scoring.requests.gin import score_request
 from tests.scoring import test_gin_brute as brute
 
 
@@ -171,7 +172,7 @@ def test_hand_requests_keep_the_contract() -> None:
     eleven = score_request({"hand": ["3S", "4S", "5S", "2C", "3C", "4C", "5D", "2H", "3H", "4H", "5H"]})
     assert (eleven["deadwood"], eleven["discard"], eleven["unmatched"]) == (0, "5D", [])
     assert score_request({"hand": ["QS", "KS", "AS", "2D", "3D", "4H", "6H", "8H", "TC", "9C"], "aces": "high-low"})["melds"] == [["QS", "KS", "AS"]]
-    knock = score_request(gin.SAMPLES[2])
+    knock = score_request(gin_requests.SAMPLES[2])
     assert {"winner", "points", "result", "layoffs"} <= set(knock) and knock["layoffs"] == ["4H", "TH", "JH"]
     for bad, message in [
         ({"hand": ["7S", "8S", "9S"]}, "'hand' needs 10 to 11 cards, got 3"),
@@ -188,8 +189,8 @@ def test_hand_requests_keep_the_contract() -> None:
 
 
 def test_samples_score_and_render() -> None:
-    for request in gin.SAMPLES:
-        assert gin.render(score_request(request))
+    for request in gin_requests.SAMPLES:
+        assert gin_requests.render(score_request(request))
 
 
 def test_the_readable_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -211,7 +212,7 @@ def test_the_readable_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_batch_answers_each_line() -> None:
-    lines = [json.dumps(gin.SAMPLES[0]), json.dumps(ILLEGAL), "{\"hand\": [\"5H\"]}", json.dumps(gin.SAMPLES[4])]
+    lines = [json.dumps(gin_requests.SAMPLES[0]), json.dumps(ILLEGAL), "{\"hand\": [\"5H\"]}", json.dumps(gin_requests.SAMPLES[4])]
     out = io.BytesIO()
     score_command.score_batch(games.game("gin"), io.BytesIO("\n".join(lines).encode()), out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]

@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device import cli, score_command
-from scoring import games, ofc
+from device import cli, games, score_command
+from scoring import ofc
 from scoring.cards import DECK, parse_cards
-from scoring.ofc import Board, Rules, assess, fantasyland_cards, pair, royalty, score_request, settle
+from scoring.ofc import Board, Rules, assess, fantasyland_cards, pair, royalty, settle
 from scoring.poker import value
 from scoring.requests import RequestError
+from scoring.requests import ofc as ofc_requests
+from scoring.requests.ofc import score_request
 
 B = Board.parse
 
@@ -281,19 +283,19 @@ def test_the_engine_refuses_bad_boards_too() -> None:
 
 def test_batch_lines_through_the_score_command() -> None:
     game = games.game("ofc")
-    lines = [json.dumps(sample) for sample in ofc.SAMPLES] + ['{"players": []}']
+    lines = [json.dumps(sample) for sample in ofc_requests.SAMPLES] + ['{"players": []}']
     out = io.BytesIO()
     score_command.score_batch(game, io.BytesIO("\n".join(lines).encode()), out)
     results = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [result.get("net") for result in results[:-1]] == [score_request(s)["net"] for s in ofc.SAMPLES]
+    assert [result.get("net") for result in results[:-1]] == [score_request(s)["net"] for s in ofc_requests.SAMPLES]
     assert results[-1] == {"error": "'players' is a list of 2 to 4 boards, got 0"}
 
 
 def test_samples_score_and_render() -> None:
-    for sample in ofc.SAMPLES:
-        text = ofc.render(score_request(sample))
+    for sample in ofc_requests.SAMPLES:
+        text = ofc_requests.render(score_request(sample))
         assert text.splitlines()[-1].startswith("net: player 1")
-    text = ofc.render(score_request(ofc.SAMPLES[1]))
+    text = ofc_requests.render(score_request(ofc_requests.SAMPLES[1]))
     assert "FOULED" in text and "goes to Fantasyland (16 cards)" in text and "scoop +3" in text
 
 

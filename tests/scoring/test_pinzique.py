@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from device import score_command
-from scoring import games, pinzique
-from scoring.requests import RequestError
+from device import games, score_command
+from scoring.requests import RequestError, pinzique
 
 EXAMPLE_2 = ["9H", "TH", "JH", "QH", "KH", "KH", "QH", "9C"]
 PLAYER_1 = ["QS", "QH", "QD", "QC", "JS", "KH", "KC", "9S"]

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from device import cli
-from device.buttons import Press
-from device.config import ConfigError, Dice, parse
+from device.config import ConfigError, DiceSection, parse
 from device.demo.dice_drawing import render
-from device.flows import flow_for
 from device.flows.loop import Loop
 from device.flows.play import Play
+from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.screens import Screen
 from scoring.cards import parse_cards
@@ -220,7 +220,7 @@ def test_the_configuration_s_dice_section_is_checked():
     which the commands that run the table take (``tablescore run`` names a bad one: tests/device/
     test_run_command.py) and ``tablescore history`` never loads (tests/device/test_config.py)."""
     assert parse("").dice.settings() == DiceSettings()  # the same defaults
-    assert parse("[dice]\nsteady = 5\nstill = 3").dice == Dice(steady=5, still=3.0)
+    assert parse("[dice]\nsteady = 5\nstill = 3").dice == DiceSection(steady=5, still=3.0)
     for text, message in [("[dice]\nstill = 'far'", "[dice] still: 'far' is not a number"),
                           ("[dice]\ncount = 9", "[dice] count: unknown setting")]:
         with pytest.raises(ConfigError, match=re.escape(message)):

@@ -31,20 +31,19 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from device.buttons import Press
 from device.demo.recording import ORDER, Recording, deck, misreads
 from device.demo.stage import BACK, CARD_HEIGHT, FACE, RECORDINGS, SIZE, Deck, Pose, Stage, Tray
-from device.flows import flow_for
 from device.flows.barbu import label
 from device.flows.loop import Loop
 from device.flows.play import Play
-from device.history import LEDGERS
+from device.games import flow_for, spec
+from device.inputs import Button, Press
 from device.journal import Journal
 from device.panel import PanelEvent
 from device.screens import Screen
 from scoring.cards import DECK, Card
+from scoring.cribbage_game import Deal, Discard, Event, Go, Lay, Phase, ShowCrib, ShowHand, Starter
 from scoring.cribbage_game import Game as CribGame
-from scoring.cribbage_game import Phase
 from scoring.cribbage_game import Settings as CribSettings
 from tools.demo import deals
 from vision.observations import CardSighting
@@ -90,7 +89,7 @@ class Director:
         self.seen: list[CardSighting] = []
         self.page = Screen("")
         dice = None
-        if self.game == "pinzique":
+        if spec(self.game).dice:
             from vision.dice_tracker import SettledDice
 
             dice = SettledDice(calibration=self.calibration)
@@ -150,7 +149,7 @@ class Director:
         self.act("take", *codes)
 
     def press(self, button: str, held: bool = False) -> None:
-        self._presses.append(Press(button, held))
+        self._presses.append(Press(Button(button), held))
         self.act("press", button, int(held))
 
     def panel(self, seat: int, kind: str = "press", button: str = "action") -> None:
@@ -243,7 +242,7 @@ class Director:
 
     def totals(self) -> tuple[int, ...]:
         """The device's running totals, as the journal's history reads them (``device.history``)."""
-        return LEDGERS[self.game].totals(self.play.state)
+        return spec(self.game).new_ledger().totals(self.play.state)
 
     def no_error(self) -> None:
         error = self.play.flow.error
@@ -329,10 +328,9 @@ def play_cribbage(seed: int) -> Recording:
         return d.recording("cribbage", "Cribbage to 61", script, game.scores)
 
 
-def _crib_event(kind: str, args: list[Any]) -> Any:
-    from scoring.cribbage_game import Deal, Discard, Go, Lay, ShowCrib, ShowHand, Starter
+def _crib_event(kind: str, args: list[Any]) -> Event:
 
-    cards: dict[str, Callable[[], Any]] = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
+    cards: dict[str, Callable[[], Event]] = {"discard": lambda: Discard(args[0], tuple(map(Card.parse, args[1]))),
              "deal": lambda: Deal(args[0]), "starter": lambda: Starter(Card.parse(args[0])),
              "lay": lambda: Lay(args[0], Card.parse(args[1])), "go": lambda: Go(args[0]),
              "show": lambda: ShowHand(args[0]), "crib": lambda: ShowCrib()}

@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from device.buttons import Press
-from device.flows import flow_for
 from device.flows.play import Play
+from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.panel import PanelEvent
 from scoring.cards import Card
+from scoring.errors import RuleError
 from vision.observations import CardSighting
 from vision.tracker import CardEvent
 
@@ -81,10 +82,20 @@ class Table:
 
     def panel(self, seat: int, button: str = "action", kind: str = "press") -> None:
         """A seat panel button, seat counted from 1 as on the panel."""
-        self.play.press(PanelEvent(seat, button, kind, 0))
+        self.play.press(PanelEvent(seat, button, kind, 0).press)
 
     def lines(self) -> tuple[str, ...]:
         return self.play.screen().lines
+
+    def attempt(self, kind: str, data: dict[str, Any]) -> Any:
+        """The state an event given as the journal keeps it would lead to, or why it cannot happen (in
+        the players' names), whether its record or the game refuses it."""
+        flow = self.play.flow
+        try:
+            event = flow.decode(kind, data)
+        except RuleError as error:
+            return flow.explain(error)
+        return flow.trial(self.play.state, event)
 
     def shown(self) -> tuple[str, str | None]:
         """What OK would confirm and which option it is (``2/3``, boxed in the title bar; None if the only one)."""

@@ -185,7 +185,7 @@ def test_only_the_declarer_redoubles_under_the_house_rule(tmp_path: Path) -> Non
     table.panel(1)  # N redoubles E, the first who doubled them
     assert table.play.state.doubles == (Double(2, 1), Double(1, 0, True), Double(2, 0))
     assert options(table) == ["W doubles N", "N redoubles S", "E doubles W", "S doubles W", "W doubles E", "W doubles S"]
-    refused = table.play.flow.trial(table.play.state, "redouble", {"by": 2, "on": 1})
+    refused = table.attempt("redouble", {"by": 2, "on": 1})
     assert refused == "E cannot redouble S: only the declarer (N) redoubles"
     with pytest.raises(ValueError, match="Barbu setting 'redoubles' is \"any\" or \"declarer\", not 'all'"):
         Table(tmp_path / "k.db", "barbu", NAMES, {"redoubles": "all"})

@@ -62,7 +62,7 @@ def test_each_engines_refusals_name_the_players(tmp_path: Path, game: str, chose
         if label == "starter":
             table.put("starter", "JD")
         table.choose(label)
-    refused = table.play.flow.trial(table.play.state, kind, data)
+    refused = table.attempt(kind, data)
     assert isinstance(refused, str)
     assert not re.search(r"\b(seat|player)s? \d", refused), refused  # no seat left as a number
     assert refused == said

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-from device.buttons import Press
-from device.flows import flow_for
 from device.flows.loop import Loop
 from device.flows.play import Play
+from device.games import flow_for
+from device.inputs import Press
 from device.journal import Journal
 from device.panel import PanelEvent
 from device.screens import Screen

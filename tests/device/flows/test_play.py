@@ -4,16 +4,19 @@ was; the seat panel's Confirm held is undo."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from device.buttons import Press
 from device.flows.flow import Flow, Option, Prompt
+from device.inputs import Press
 from device.journal import JournalError
 from device.screens import paged, wrap
 from scoring.cards import Suit
+from scoring.events import Event, Record
 from tests.device.flows.script import Table
 
 
@@ -132,6 +135,16 @@ def barbu_sixth_hand(path: Path) -> Table:
     return table
 
 
+@dataclass(frozen=True)
+class Add:
+    """The toy game's event: ``n`` more."""
+
+    n: int
+
+    def record(self) -> Record:
+        return "add", {"n": self.n}
+
+
 class Steps(Flow[int]):
     """A toy game whose two options' OK lines wrap to different heights."""
 
@@ -140,12 +153,16 @@ class Steps(Flow[int]):
     def start(self, players: list[str], settings: dict[str, Any]) -> int:
         return 0
 
-    def apply(self, state: int, kind: str, data: dict[str, Any]) -> int:
-        return state + data["n"]
+    def apply(self, state: int, event: Event) -> int:
+        assert isinstance(event, Add)
+        return state + event.n
+
+    def decode(self, kind: str, data: Mapping[str, Any]) -> Add:
+        return Add(data["n"])
 
     def prompt(self, state: int) -> Prompt:
         return Prompt("Steps", big=str(state), lines=tuple(f"line {n}" for n in range(12)),
-                      options=(Option("add 1", "add", {"n": 1}), Option("add a great many, far more than one", "add", {"n": 9})))
+                      options=(Option("add 1", Add(1)), Option("add a great many, far more than one", Add(9))))
 
 
 def pages_of_each_option(flow: Flow[Any], state: Any) -> list[list[tuple[str | None, tuple[str, ...]]]]:

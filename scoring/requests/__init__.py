@@ -1,6 +1,8 @@
-"""Checking score requests: the fields a request may have and the cards it names.
+"""Score requests: what each game's request module offers ``tablescore score`` (``Requests``), and the checks
+they share, the fields a request may have and the cards it names.
 
-Every game's ``score_request`` uses these so that a bad request gets the same kind of clear message
+Each game's module here (``scoring.requests.barbu``, ...) reads a JSON-shaped request into its engine's
+rules and writes the result out; the checks below give a bad request the same kind of clear message
 whichever game it is for.
 
 >>> request = {"hand": ["5H", "5C", "5D", "JS"], "starter": "5S"}
@@ -24,16 +26,20 @@ scoring.requests.RequestError: card 5H is used twice (in 'hand' and 'starter')
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from scoring.cards import Card, CardError, parse_cards
+from scoring.errors import RuleError
 
 __all__ = [
+    "Option",
     "RequestError",
+    "Requests",
     "card_field",
     "card_list",
     "cards_of",
+    "check_count",
     "check_distinct",
     "check_fields",
     "int_field",
@@ -42,7 +48,31 @@ __all__ = [
 ]
 
 
-class RequestError(ValueError):
+Option = str | list[str] | bool
+"""A readable-form option's value: a flag, one word, or several words."""
+
+
+class Requests(Protocol):
+    """What a game's request module offers the score command.
+
+    - ``score_request(request)``: a JSON-shaped request (a dict) to a JSON-shaped result, raising
+      ``RequestError`` with a clear message for a bad request; pure, no I/O.
+    - ``request_from_args(cards, options)``: the same request from the readable command line, where
+      ``cards`` are the positional arguments and ``options`` the ``--name value...`` options.
+    - ``render(result)``: the result as itemised text for a person.
+    - ``SAMPLES``: a few requests, scored by the main job and checked by the tests.
+    """
+
+    SAMPLES: Sequence[Mapping[str, Any]]
+
+    def score_request(self, request: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def request_from_args(self, cards: list[str], options: Mapping[str, Option]) -> dict[str, Any]: ...
+
+    def render(self, result: Mapping[str, Any]) -> str: ...
+
+
+class RequestError(RuleError):
     """A request that cannot be scored; the message says what is wrong with it."""
 
 
@@ -99,12 +129,23 @@ def cards_of(value: object, name: str, count: int | range | None = None) -> list
         cards = parse_cards(value)
     except CardError as error:
         raise RequestError(f"{name!r}: {error}") from None
+    check_count(cards, name, count)
+    check_distinct({name: cards})
+    return cards
+
+
+def check_count(cards: Collection[Card], name: str, count: int | range | None) -> None:
+    """Check that ``name`` holds ``count`` cards (a number or a range; None: any number).
+
+    >>> check_count(parse_cards("5H 6H"), "defender", range(10, 12))
+    Traceback (most recent call last):
+    ...
+    scoring.requests.RequestError: 'defender' needs 10 to 11 cards, got 2
+    """
     if isinstance(count, int) and len(cards) != count:
         raise RequestError(f"{name!r} needs {count} cards, got {len(cards)}")
     if isinstance(count, range) and len(cards) not in count:
         raise RequestError(f"{name!r} needs {count.start} to {count.stop - 1} cards, got {len(cards)}")
-    check_distinct({name: cards})
-    return cards
 
 
 def check_distinct(groups: Mapping[str, Iterable[Card]]) -> None:

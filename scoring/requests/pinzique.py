@@ -27,10 +27,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.cards import CardError, parse_cards
-from scoring.games import Option
 from scoring.pinzique_game import settle_round
 from scoring.pinzique_roll import RollError, RollScore, score_roll
-from scoring.requests import RequestError, check_fields, kind_of
+from scoring.requests import Option, RequestError, check_fields, kind_of
 
 __all__ = ["SAMPLES", "render", "request_from_args", "score_request"]
 

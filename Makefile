@@ -32,7 +32,7 @@ test: $(STAMP)
 	$(PY) -m pytest
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache --no-logo
-	$(VENV)/bin/mypy --strict scoring vision club tools device
+	$(VENV)/bin/mypy --strict scoring vision club tools device firmware
 
 lock:
 	constraints/lock

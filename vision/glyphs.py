@@ -21,7 +21,7 @@ card geometry), ``index_reader.onnx`` (reader), ``index_reader.expert.onnx`` (ex
 card tables only.
 
 >>> import numpy as np
->>> screen = Screen([np.eye(2, dtype=np.float32), np.ones((2, 1), np.float32)], [np.zeros(2, np.float32), np.zeros(1, np.float32)])
+>>> screen = Sieve([np.eye(2, dtype=np.float32), np.ones((2, 1), np.float32)], [np.zeros(2, np.float32), np.zeros(1, np.float32)])
 >>> screen.index(np.array([[0, 0], [3, -1], [-5, -5]], np.float32)).round(3)
 array([0.5  , 0.953, 0.5  ], dtype=float32)
 """
@@ -82,8 +82,9 @@ def index_share(p_rank: NDArray[Any], p_suit: NDArray[Any]) -> NDArray[Any]:
 
 
 @dataclass(frozen=True)
-class Screen:
-    """The screen: ReLU layers (``weights[k]``, ``biases[k]``) and a last layer giving one logit, that the
+class Sieve:
+    """A small NumPy network that sets candidates aside before the reader (the reader's screen, and each of its
+    looks): ReLU layers (``weights[k]``, ``biases[k]``) and a last layer giving one logit, that the
     row is an index corner the reader would keep. Its weights are kept as float32, those under ``TINY_WEIGHT``
     as zero."""
 
@@ -109,14 +110,14 @@ class Screen:
                 for k, v in enumerate(values)}
 
     @staticmethod
-    def read(data: Any, prefix: str = "") -> Screen:
+    def read(data: Any, prefix: str = "") -> Sieve:
         """The screen from arrays named as ``arrays`` names them (an ``np.load`` of a saved model)."""
         layers = sum(1 for k in data if k.startswith(prefix + "w"))
-        return Screen([data[f"{prefix}w{k}"] for k in range(layers)], [data[f"{prefix}b{k}"] for k in range(layers)])
+        return Sieve([data[f"{prefix}w{k}"] for k in range(layers)], [data[f"{prefix}b{k}"] for k in range(layers)])
 
 
 TINY_WEIGHT = 1e-12
-"""Screen weights smaller than this are zero. Training (``tools.cards.train.fit_screen``, Adam without weight decay)
+"""Sieve weights smaller than this are zero. Training (``tools.cards.train.fit_screen``, Adam without weight decay)
 left the weights of inputs that never vary (about two thirds of the screens' weights) as subnormal floats,
 which many x86 CPUs multiply through a slow path: with them, the looks and screen took 60% of a frame here
 (a glance of 3,000 rows 59 ms instead of 0.6). Together they change no logit by more than 1e-9."""
@@ -196,7 +197,7 @@ class Look:
     """A pre-screen: a screen reading the glance at ``stride`` (``corners.glance_blocks``) and its pass mark."""
 
     stride: int
-    screen: Screen
+    screen: Sieve
     pass_mark: float
 
     def passes(self, g: NDArray[Any]) -> NDArray[Any]:
@@ -215,7 +216,7 @@ class Reader:
     of the corners the expert cannot read surely (None: they stay unknown)."""
 
     net: ConvNet
-    screen: Screen
+    screen: Sieve
     screen_pass: float
     geometry: dict[str, float]
     looks: tuple[Look, ...] = ()
@@ -237,7 +238,7 @@ class Reader:
         return np.sort(ahead)
 
 
-def save(path: Path, screen: Screen, screen_pass: float, geometry: dict[str, float],
+def save(path: Path, screen: Sieve, screen_pass: float, geometry: dict[str, float],
          looks: tuple[Look, ...] = (), **extra: NDArray[Any]) -> None:
     """Saves all but the reader (which ``tools.cards.train`` exports beside ``path``, with the suffix ``.onnx``):
     the looks as ``look_strides``, ``look_passes`` and the screens ``look0_w0``, ``look0_b0``, ..."""
@@ -270,7 +271,7 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
     refit = "refit it (python -m tools.cards.train --screen-only)"
     if "look_strides" not in data:
         raise ValueError(f"{path} was saved before the looks (one pre-screen): {refit}")
-    looks = tuple(Look(int(stride), Screen.read(data, f"look{k}_"), float(pass_mark))
+    looks = tuple(Look(int(stride), Sieve.read(data, f"look{k}_"), float(pass_mark))
                   for k, (stride, pass_mark) in enumerate(zip(data["look_strides"], data["look_passes"], strict=True)))
     for look in looks:
         if look.screen.weights[0].shape[0] != corners.glance_features(look.stride):
@@ -289,6 +290,6 @@ def load(path: Path = MODEL) -> Reader:
         if not part.exists():
             raise FileNotFoundError(f"card reader model {part} is missing: run python -m tools.cards.train{run}")
     with np.load(path) as data:
-        return Reader(ConvNet(path.with_suffix(".onnx")), Screen.read(data, "screen_"), float(data["screen_pass"]),
+        return Reader(ConvNet(path.with_suffix(".onnx")), Sieve.read(data, "screen_"), float(data["screen_pass"]),
                       {k: float(data[k]) for k in GEOMETRY}, read_looks(data, path),
                       **{expert: ConvNet(expert_path(path, expert)) for expert in EXPERTS})

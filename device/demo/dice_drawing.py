@@ -10,7 +10,7 @@ The frames of a still roll differ only in their noise, like a camera's.
 
 >>> from scoring.pinzique_roll import default_guide
 >>> down = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, -1]])
->>> camera = Camera(2.8 * 700, 700.0, down, (320.0, 240.0), (0.0, 0.0))
+>>> camera = Pinhole(2.8 * 700, 700.0, down, (320.0, 240.0), (0.0, 0.0))
 >>> floor = np.full((480, 640, 3), (40, 90, 30), np.uint8)
 >>> tray = Tray(camera, floor, (30.0, 30.0, 610.0, 450.0), np.array([0.0, 0.0, 1.0]), (232, 240, 245), default_guide())
 >>> die = tray.guide.dice[0]
@@ -43,7 +43,7 @@ TILT_SLIGHT = math.radians(6)
 
 
 @dataclass(frozen=True)
-class Camera:
+class Pinhole:
     """A pinhole camera over the tray: table millimetres to image pixels."""
 
     focal: float  # pixels
@@ -71,7 +71,7 @@ class Camera:
 class Tray:
     """What stays the same over a session: the camera, the table and tray, the light."""
 
-    camera: Camera
+    camera: Pinhole
     background: NDArray[Any]
     area: tuple[float, float, float, float]  # x0, y0, x1, y1 of the tray floor in pixels
     light: NDArray[Any]  # unit vector towards the light

@@ -252,7 +252,7 @@ class Tray:
         cv2.rectangle(floor, (2, 2), (x1 - x0 - 3, y1 - y0 - 3), (40, 60, 95), 5)
         width, height = x1 - x0, y1 - y0
         down = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, -1]])
-        camera = dice_drawing.Camera(self.MM * self.HEIGHT, self.HEIGHT, down, (width / 2, height / 2), (0.0, 0.0))
+        camera = dice_drawing.Pinhole(self.MM * self.HEIGHT, self.HEIGHT, down, (width / 2, height / 2), (0.0, 0.0))
         light = np.array([0.3, -0.4, 1.0])
         self.tray = dice_drawing.Tray(camera, floor, (26.0, 26.0, width - 26.0, height - 26.0),
                                      light / np.linalg.norm(light), (232, 240, 245), default_guide())

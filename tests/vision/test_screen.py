@@ -223,7 +223,7 @@ def test_screens_hold_no_subnormal_weights() -> None:
     many x86 CPUs multiply a subnormal float through a slow path: left in, they made a busy frame's screening many
     times slower. Any screen, read from a file or fitted, keeps them as zero; the committed ones hold none."""
     subnormal = np.float64(np.finfo(np.float32).tiny) / 4
-    read = glyphs.Screen.read({"w0": np.array([[0.5, subnormal]]), "b0": np.array([subnormal, 1.0])})
+    read = glyphs.Sieve.read({"w0": np.array([[0.5, subnormal]]), "b0": np.array([subnormal, 1.0])})
     assert [w.tolist() for w in (*read.weights, *read.biases)] == [[[0.5, 0.0]], [0.0, 1.0]]
     reader = glyphs.load()
     for screen in (reader.screen, *(look.screen for look in reader.looks)):

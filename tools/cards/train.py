@@ -22,13 +22,13 @@ The data recipe, all regenerated from seeds and ``../shared/data`` (nothing down
    the held-out fonts (seeds from ``VALIDATION_SEED``, apart from the benchmark's), and exported to ONNX
    for ``cv2.dnn`` (the run time needs no PyTorch); a batch of rows with PyTorch's logits for them is
    saved with it, so the tests check that ``cv2.dnn`` reads the file as PyTorch did;
-5. the small NumPy screen (``glyphs.Screen``) is fitted (``fit_screen``) on the coarse view of the same
+5. the small NumPy screen (``glyphs.Sieve``) is fitted (``fit_screen``) on the coarse view of the same
    samples to foretell the exported reader's own verdict (``reader_keeps``): a row is a positive when it
    is an index corner that the reader keeps for a second look, a negative when it is neither (the few rows
    where label and reader disagree are left out); its pass mark is set on the validation scenes, to keep
    ``SCREEN_KEEPS`` of their index corners that the reader keeps; it is saved with the median card
    geometry (card height and centre in index units);
-6. the looks in front of it (``glyphs.Look``: each another ``glyphs.Screen``, of one ReLU layer) are
+6. the looks in front of it (``glyphs.Look``: each another ``glyphs.Sieve``, of one ReLU layer) are
    fitted the same way, to the same targets, finest first, each on the glance at its stride of each row
    (``corners.glance_view``: one point in ``stride`` each way of the patch, renormalised by their own
    contrast, which is what ``corners.glance_blocks`` samples from a frame at a fraction of the cost of a
@@ -287,7 +287,7 @@ def glance_view(x: NDArray[Any], stride: int) -> NDArray[Any]:
 
 
 def fit_screen(coarse: NDArray[Any], target: NDArray[Any], hidden: tuple[int, ...], epochs: int,
-               seed: int) -> glyphs.Screen:
+               seed: int) -> glyphs.Sieve:
     """PyTorch's Adam (batches of 1024, the learning rate down tenfold for the last quarter) on the
     cross-entropy of one logit per row of ``coarse`` (uint8 ``screen_view`` rows) against ``target``, the
     positives weighted ``SCREEN_POSITIVE_WEIGHT``; on one thread, so that a run repeats exactly."""
@@ -322,7 +322,7 @@ def fit_screen(coarse: NDArray[Any], target: NDArray[Any], hidden: tuple[int, ..
             optimiser.step()
             total += loss.item() * len(idx)
         print(f"screen epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f} ({time.time() - started:.0f} s)", flush=True)
-    return glyphs.Screen([m.weight.detach().numpy().T for m in linear],
+    return glyphs.Sieve([m.weight.detach().numpy().T for m in linear],
                          [m.bias.detach().numpy() for m in linear])
 
 
@@ -336,7 +336,7 @@ def screen_targets(net: glyphs.ConvNet, part: dict[str, NDArray[Any]]) -> tuple[
 def refit_screen(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]],
                  targets: tuple[NDArray[Any], NDArray[Any]], check_positive: NDArray[Any],
                  view: Callable[[NDArray[Any]], NDArray[Any]], hidden: tuple[int, ...], epochs: int, seed: int,
-                 keeps: float, name: str = "screen") -> tuple[glyphs.Screen, float, NDArray[Any]]:
+                 keeps: float, name: str = "screen") -> tuple[glyphs.Sieve, float, NDArray[Any]]:
     """A screen of the ``view`` of ``data``'s rows (uint8 rows in, uint8 out), fitted to ``targets`` (from
     ``screen_targets``), its pass mark, set to keep ``keeps`` of ``check``'s ``check_positive`` rows, and
     which of ``check``'s rows it passes."""

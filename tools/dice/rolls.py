@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from device.demo.dice_drawing import TILT_SLIGHT, Camera, DiePose, Tray, cube_corners, smooth_noise
+from device.demo.dice_drawing import TILT_SLIGHT, DiePose, Pinhole, Tray, cube_corners, smooth_noise
 from scoring.cards import Card
 from scoring.pinzique_guide import ScoreGuide, load_guide
 from vision.dice_faces import DIE_MM
@@ -47,7 +47,7 @@ def random_tray(rng: np.random.Generator, guide: ScoreGuide | None = None, size:
     rx = np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
     ry = np.array([[math.cos(b), 0, math.sin(b)], [0, 1, 0], [-math.sin(b), 0, math.cos(b)]])
     down = np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, -1]])  # looking down: depth is height - z
-    camera = Camera(focal, height, rx @ ry @ down, (w / 2 + rng.normal(0, 10), h / 2 + rng.normal(0, 10)),
+    camera = Pinhole(focal, height, rx @ ry @ down, (w / 2 + rng.normal(0, 10), h / 2 + rng.normal(0, 10)),
                     (0.0, 0.0))
     x0, y0 = rng.uniform(0, 0.2) * w, rng.uniform(0, 0.2) * h
     x1, y1 = w - rng.uniform(0, 0.2) * w, h - rng.uniform(0, 0.2) * h

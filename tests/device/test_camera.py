@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from device.camera import CameraError, open_camera
-from device.config import Camera
+from device.config import CameraSection
 
 
 def frames(count: int) -> list[np.ndarray]:
@@ -116,7 +116,7 @@ def picamera2_fixture(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
 
 
 def test_the_pi_camera_streams_the_configured_size_from_the_whole_binned_view(picamera2: type[FakePicamera2]) -> None:
-    camera_config = Camera()
+    camera_config = CameraSection()
     camera = open_camera("picamera", camera_config.width, camera_config.height)
     made = picamera2.made[0]
     assert made.asked == {"main": {"size": (2304, 1296), "format": "RGB888"},

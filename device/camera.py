@@ -194,12 +194,14 @@ def sensor_mode(modes: list[dict[str, Any]], size: tuple[int, int]) -> dict[str,
     ((2304, 1296), (2304, 1296))
     >>> sensor_mode(imx708, (3840, 2160))["size"], sensor_mode(imx708, (6000, 4000))["size"]
     ((4608, 2592), (4608, 2592))
+    >>> sensor_mode([{"size": (640, 480), "bit_depth": 8}, {"size": (1920, 1080), "bit_depth": 8}], (2304, 1296))["size"]
+    (1920, 1080)
     """
     if not modes:
         raise ValueError("the camera lists no sensor modes")
 
-    def seen(mode: dict[str, Any]) -> int:
-        _, _, w, h = mode["crop_limits"]
+    def seen(mode: dict[str, Any]) -> int:  # a mode that gives no crop limits sees its own size
+        _, _, w, h = mode.get("crop_limits", (0, 0, *mode["size"]))
         return int(w * h)
 
     def pixels(mode: dict[str, Any]) -> int:

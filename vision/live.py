@@ -53,9 +53,9 @@ from vision.cards import (
 from vision.observations import CardSighting
 
 CELL = 8
-"""Pixels a side of the coarse copy's cells in the frame as first read; in a larger frame, this times the
-whole number nearest to how many times larger it is (16 at 2304x1296), so that the copy averages whole
-blocks of pixels."""
+"""Pixels a side of the coarse copy's cells; in a frame read scaled down (``cards.read_scale``), this times the
+whole number nearest to how many times it is scaled down (16 at 2304x1296), so that the cells are whole blocks
+of the frame's own pixels, about ``CELL`` a side in the frame as first read."""
 CHANGE = 6
 """Levels a cell's mean must change by, in some colour, to count as changed: camera noise averaged over a
 cell is well under one level; a card's edge moved by one pixel changes its cells by about ten."""

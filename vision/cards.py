@@ -115,13 +115,13 @@ colour ones by 14 and more."""
 MAX_SIDE = 1280
 """Larger frames are scaled down to this long side first (cards stay readable; time stays bounded)."""
 MIN_SIDE = 32
+"""Frames narrower or shorter than this hold no readable card: they give an empty list."""
 HALVED, LARGE_INDEX = 2, 48.0
 """An image in which no index corner is read, or whose corners measure ``LARGE_INDEX`` pixels or more from rank to
 suit at their median, is read again at 1 / HALVED of its size (``read_corners``), for corners too large to read as
 they are (a close-up photo's, 60 px and more). On the colour photos of light-faced decks of the real set's train
 split, 3 more cards of 862 are read right, with no more wrong or phantom; on the busiest synthetic tables, 1 frame
 in 40 is read again."""
-"""Frames narrower or shorter than this hold no readable card: they give an empty list."""
 CLEAR_INDEX = 18.0
 """Index corners at least this many pixels from rank mark to suit mark, in the frame as read (``scaled``), read
 as surely as larger ones; smaller ones are missed or left unknown more and more often. On 400 held-out tables
@@ -298,8 +298,9 @@ def checked_faces(faces: str) -> Faces:
 
 
 def face_up(image: NDArray[Any], faces: Faces) -> NDArray[Any]:
-    """A BGR image as the reader reads a deck with ``faces``: as it is for light faces, its ``negative`` for dark."""
-    return negative(image) if checked_faces(faces) == "dark" else image
+    """A BGR image as the reader reads a deck with ``faces`` (checked where it was given: ``checked_faces``): as it
+    is for light faces, its ``negative`` for dark."""
+    return negative(image) if faces == "dark" else image
 
 
 def negative(image: NDArray[Any]) -> NDArray[Any]:

@@ -381,7 +381,7 @@ def real_speed(data: Path) -> tuple[np.ndarray, np.ndarray]:
     """CPU ms on one thread per colour photo of a light-faced deck of ``data``'s test split, read and in a
     ``bare_pass``."""
     cv2.setNumThreads(1)
-    images = [cv2.imread(str(data / "images" / photo.name)) for photo in photos.photos(data, "test")
+    images = [photos.image(data, photo) for photo in photos.photos(data, "test")
               if photo.group in photos.COLOUR_LIGHT]
     return cpu_ms(read_cards, images), cpu_ms(bare_pass, images)
 

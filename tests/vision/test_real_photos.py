@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 
-import cv2
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from benchmarks.card_vision import photo_outcomes
 from device import cli
@@ -43,9 +44,14 @@ LARGE = [("IMG_20220921_200756.jpg", code) for code in ("2H", "3C", "7H", "KC")]
 """Close-up phone photos whose indices measure 60 px and more from rank to suit: read halved."""
 
 
-def fared(name: str) -> dict[str, tuple[str, str]]:
+def named_photo(name: str) -> tuple[photos.Photo, NDArray[np.uint8]]:
+    """The test split's photo of that name and its picture."""
     photo = next(p for p in photos.photos(photos.DATA, "test") if p.name == name)
-    image = cv2.imread(str(photos.DATA / "images" / name))
+    return photo, photos.image(photos.DATA, photo)
+
+
+def fared(name: str) -> dict[str, tuple[str, str]]:
+    photo, image = named_photo(name)
     return photo_outcomes(read_cards(image), photo, image.shape[1], image.shape[0])[0]
 
 
@@ -68,6 +74,7 @@ def test_a_black_and_white_photo_gives_unknown_cards_never_a_suit_by_shape() -> 
         image = photos.image(photos.DATA, photo)
         assert all(seen.card is None for seen in read_cards(image)), photo.name
 
+
 DARK_DECK = ["IMG_7714.jpg", "IMG_7730.jpg", "IMG_7742.jpg", "IMG_7745.jpg", "IMG_7786.jpg", "IMG_7842.jpg"]
 """Photos of the black deck (gold print for hearts and diamonds, silver for spades and clubs), every card read."""
 
@@ -75,8 +82,7 @@ DARK_DECK = ["IMG_7714.jpg", "IMG_7730.jpg", "IMG_7742.jpg", "IMG_7745.jpg", "IM
 def test_the_dark_deck_is_read_when_its_faces_are_named_dark_and_is_never_guessed_otherwise() -> None:
     codes: set[str] = set()
     for name in DARK_DECK:
-        photo = next(p for p in photos.photos(photos.DATA, "test") if p.name == name)
-        image = cv2.imread(str(photos.DATA / "images" / name))
+        photo, image = named_photo(name)
         fared, extra = photo_outcomes(read_cards(image, "dark"), photo, image.shape[1], image.shape[0])
         assert (fared, extra) == ({code: ("correct", code) for code in photo.codes}, 0), name
         assert all(seen.card is None for seen in read_cards(image)), name  # as a light deck: nothing is read
@@ -85,11 +91,10 @@ def test_the_dark_deck_is_read_when_its_faces_are_named_dark_and_is_never_guesse
 
 
 def test_the_device_stream_and_recognize_read_the_dark_deck_when_told(capsys: pytest.CaptureFixture[str]) -> None:
-    name = DARK_DECK[-1]
-    path = photos.DATA / "images" / name
-    codes = sorted(next(p for p in photos.photos(photos.DATA, "test") if p.name == name).codes)
-    assert sorted(seen.code for seen in LiveReader("dark")(cv2.imread(str(path)))) == codes
-    assert cli.main(["recognize", str(path), "--json", "--faces", "dark"]) == 0
+    photo, image = named_photo(DARK_DECK[-1])
+    codes = sorted(photo.codes)
+    assert sorted(seen.code for seen in LiveReader("dark")(image)) == codes
+    assert cli.main(["recognize", str(photos.DATA / "images" / photo.name), "--json", "--faces", "dark"]) == 0
     assert sorted(card["card"] for card in json.loads(capsys.readouterr().out)["cards"]) == codes
     with pytest.raises(ValueError, match="faces is one of light, dark, not 'shiny'"):
         LiveReader("shiny")  # type: ignore[arg-type]

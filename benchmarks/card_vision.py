@@ -185,13 +185,16 @@ def real_accuracy(data: Path) -> Counter[str]:
 
 
 PHOTO_ERRATA = {("WIN_20240627_12_04_16_Pro.jpg", "4S"): "3S", ("IMG_7768.jpg", "QC"): "AC",
-                ("IMG_7785.jpg", "4S"): "AS", ("IMG_7794.jpg", "6S"): "7S"}
+                ("IMG_7785.jpg", "4S"): "AS", ("IMG_7794.jpg", "6S"): "7S",
+                ("WIN_20240627_17_18_46_Pro.jpg", "QD"): "2D"}
 """Labels of ``real-cards-cardcounter`` that are plainly wrong ((file, labelled code) -> the card it shows), each
 found where the reader disagreed and checked by eye. The figures are given as labelled and with these corrected.
 ``WIN_20240627_12_04_16_Pro.jpg``: the card labelled 4♠ shows "3" over a spade at its corner (the data set's
 README names this label as wrong). In the dark deck: ``IMG_7768.jpg``'s card labelled Q♣ shows "A" over a club
 at both labelled corners and one club in its middle; ``IMG_7785.jpg``'s 4♠ shows "A" over a spade;
-``IMG_7794.jpg``'s 6♠ shows "7" over a spade at both corners and seven spades."""
+``IMG_7794.jpg``'s 6♠ shows "7" over a spade at both corners and seven spades. ``WIN_20240627_17_18_46_Pro.jpg``:
+the corner labelled Q♦ shows "2" over a diamond, and is the other corner of the card whose corner labelled 2♦ is
+across its body (two diamonds between them)."""
 
 
 def near_outline(seen: CardSighting, point: tuple[float, float]) -> bool:

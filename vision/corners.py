@@ -59,6 +59,8 @@ PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark
 CROSS_RATIO = 1.0  # the largest suit mark, over its rank mark's size, taken from a stricter ink level
 CAST = (40, 0.4)  # the whitest things' colour spread (levels, share of their brightness) that is the light's
+DIM = (160, 220)  # a frame whose whitest things are darker than the first is brightened until they are the second
+MAX_GAIN = 3.0  # but at most this many times: a frame with no paper in it stays dark
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +124,14 @@ class Planes:
 
     def __init__(self, frame: NDArray[Any]) -> None:
         b, g, r = channels(frame)
-        self.lo = cv2.min(b, cv2.min(g, r))
-        self.red = cv2.subtract(r, cv2.max(g, b))
-        lo, gains = self.lo, white_gains(frame, self.lo)
+        lo = cv2.min(b, cv2.min(g, r))
+        white = whitest(frame, lo)
+        gain = exposure(white)
+        if gain > 1:  # a dim frame is read as if brightened: paper is told from ink by how bright it is
+            b, g, r, lo = (_times(c, gain) for c in (b, g, r, lo))
+            white = np.minimum(white * gain, 255)
+        self.lo, self.red = lo, cv2.subtract(r, cv2.max(g, b))
+        gains = white_gains(white)
         if gains is not None:  # the spread is measured as if the light were white
             b, g, r = (_times(c, k) for c, k in zip((b, g, r), gains, strict=True))
             lo = cv2.min(b, cv2.min(g, r))
@@ -152,21 +159,40 @@ def channels(image: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[A
     return b, g, r
 
 
-def white_gains(frame: NDArray[Any], lo: NDArray[Any]) -> tuple[float, float, float] | None:
-    """Per-channel gains (b, g, r) that make the frame's whitest things (the brightest few percent in the
-    darkest channel: card paper, if any) colourless, when the light tints them strongly enough to fail
-    the paper test (``CAST``); None otherwise, or when even they are plainly coloured (a felt table
-    with no card: its colour is its own, not the light's).
+def whitest(frame: NDArray[Any], lo: NDArray[Any]) -> NDArray[Any]:
+    """The mean colour (b, g, r) of the frame's whitest things: the brightest few percent in its darkest channel
+    ``lo`` (card paper, if any).
 
-    >>> paper = np.full((64, 64, 3), (228, 193, 159), np.uint8)  # white card under warm light
-    >>> [round(k, 2) for k in white_gains(paper, paper.min(axis=2))]
-    [1.0, 1.18, 1.43]
-    >>> white_gains(np.full((64, 64, 3), (235, 238, 240), np.uint8), np.full((64, 64), 235, np.uint8)) is None
-    True
+    >>> whitest(np.full((64, 64, 3), (228, 193, 159), np.uint8), np.full((64, 64), 159, np.uint8)).tolist()
+    [228.0, 193.0, 159.0]
     """
     sample, lows = frame[::8, ::8].reshape(-1, 3), lo[::8, ::8].ravel()
     top = max(1, len(lows) // 32)
-    white = sample[np.argpartition(lows, len(lows) - top)[-top:]].mean(axis=0)
+    out: NDArray[Any] = sample[np.argpartition(lows, len(lows) - top)[-top:]].mean(axis=0)
+    return out
+
+
+def exposure(white: NDArray[Any]) -> float:
+    """How many times a frame whose whitest things (``whitest``) are ``white`` is brightened before it is read:
+    one where they are bright enough in every channel (``DIM``), else enough to make them so, up to ``MAX_GAIN``.
+
+    >>> exposure(np.array([240.0, 230.0, 200.0])), exposure(np.array([140.0, 120.0, 110.0])), exposure(np.zeros(3))
+    (1.0, 2.0, 3.0)
+    """
+    darkest = float(white.min())
+    return 1.0 if darkest >= DIM[0] else min(MAX_GAIN, DIM[1] / max(darkest, 1.0))
+
+
+def white_gains(white: NDArray[Any]) -> tuple[float, float, float] | None:
+    """Per-channel gains (b, g, r) that make a frame's whitest things (``whitest``: card paper, if any) colourless,
+    when the light tints them strongly enough to fail the paper test (``CAST``); None otherwise, or when even
+    they are plainly coloured (a felt table with no card: its colour is its own, not the light's).
+
+    >>> [round(k, 2) for k in white_gains(np.array([228.0, 193.0, 159.0]))]  # white card under warm light
+    [1.0, 1.18, 1.43]
+    >>> white_gains(np.array([235.0, 238.0, 240.0])) is None
+    True
+    """
     spread = float(white.max() - white.min())
     if spread <= CAST[0] or spread > CAST[1] * white.max():
         return None

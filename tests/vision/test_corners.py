@@ -90,9 +90,22 @@ def test_an_index_on_paper_tinted_by_the_light_is_a_candidate(paper: tuple[int, 
     assert has_pair_at(corners.candidates(cv2.GaussianBlur(image, (0, 0), 1.0)), (40.0, 34.0))
 
 
+def test_an_index_on_dim_paper_is_a_candidate() -> None:
+    image, centre = index_on_paper((20, 20, 20))
+    dim = cv2.convertScaleAbs(image, alpha=0.22)  # paper at 52 levels: a card held up in a dark room
+    assert corners.exposure(corners.whitest(dim, dim.min(axis=2))) == corners.MAX_GAIN
+    assert has_pair_at(corners.candidates(dim), centre)
+
+
+def test_a_well_lit_frame_is_read_as_it_is() -> None:
+    image, _ = index_on_paper((20, 20, 20))
+    assert corners.exposure(corners.whitest(image, image.min(axis=2))) == 1.0
+    assert np.array_equal(corners.Planes(image).lo, image.min(axis=2))
+
+
 def test_a_coloured_table_alone_is_not_taken_for_tinted_paper() -> None:
     felt = np.full((120, 160, 3), (60, 140, 30), np.uint8)
-    assert corners.white_gains(felt, felt.min(axis=2)) is None
+    assert corners.white_gains(corners.whitest(felt, felt.min(axis=2))) is None
     assert not corners.paper_mask(corners.Planes(felt)).any()
 
 
@@ -211,7 +224,7 @@ def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:
 
 def test_camera_noise_lands_in_every_colour_channel() -> None:
     flat = np.full((200, 200, 3), 128, np.uint8)
-    noisy = render._degrade(np.random.default_rng(4), flat)
+    noisy = render.degraded(np.random.default_rng(4), flat)
     spread = [float(cv2.Laplacian(noisy[..., c], cv2.CV_32F).std()) for c in range(3)]
     assert min(spread) > 0.5 * max(spread), spread
 

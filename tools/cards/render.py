@@ -705,9 +705,11 @@ def clutter(rng: np.random.Generator, canvas: NDArray[Any], cover: NDArray[Any],
         cover[mask > 0] = 1
 
 
-def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Generator | None = None) -> NDArray[Any]:
-    """Uneven light, glare, colour cast, blur, noise and JPEG loss; with ``hard``, a fifth of the frames
-    are blurred more (out of focus, or a camera shaken along a line)."""
+def degraded(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Generator | None = None, blur: float = 1.4,
+             resampled: float = 0.3) -> NDArray[Any]:
+    """Uneven light, glare, colour cast, blur (up to ``blur`` pixels), noise and JPEG loss, and at ``resampled``
+    odds a camera's lost resolution; with ``hard``, a fifth of the frames are blurred more (out of focus, or a
+    camera shaken along a line). A real photo, which has its camera's blur already, is given less of both."""
     h, w = img.shape[:2]
     f: NDArray[Any] = img.astype(np.float32)
     light = 1 + rng.uniform(0.1, 0.45) * _noise(rng, (h, w), rng.uniform(150, 500))
@@ -725,7 +727,7 @@ def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Genera
         f = np.repeat(f.mean(axis=2, keepdims=True), 3, axis=2)
     if rng.random() < 0.4:  # washed out or dark: a camera's tone curve
         f = 255 * (np.clip(f, 0, 255) / 255) ** float(rng.uniform(0.6, 1.5))
-    sigma = rng.uniform(0, 1.4)
+    sigma = rng.uniform(0, blur)
     if hard is not None and hard.random() < 0.2:
         sigma = hard.uniform(1.4, 2.6)
         if hard.random() < 0.5:  # motion: a line 3 to 9 pixels long
@@ -738,7 +740,7 @@ def _degrade(rng: np.random.Generator, img: NDArray[Any], hard: np.random.Genera
             f, sigma = cv2.filter2D(f, -1, kernel / kernel.sum()), hard.uniform(0, 1.0)
     if sigma > 0.3:
         f = cv2.GaussianBlur(f, (0, 0), sigma)
-    if rng.random() < 0.3:  # a phone's or webcam's lost resolution
+    if rng.random() < resampled:  # a phone's or webcam's lost resolution
         shrink = float(rng.uniform(0.45, 0.8))
         f = cv2.resize(cv2.resize(f, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), (w, h),
                        interpolation=cv2.INTER_LINEAR)
@@ -813,4 +815,4 @@ def table_scene(rng: np.random.Generator, size: tuple[int, int] = (720, 1280), f
                     if blocked[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].any():
                         visible = False
             pc.marks.append((rank, suit, mark.height * height / FACE_H, visible))
-    return Scene(_degrade(rng, canvas, hard), [pc for pc, _, _ in placed])
+    return Scene(degraded(rng, canvas, hard), [pc for pc, _, _ in placed])

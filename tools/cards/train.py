@@ -57,7 +57,8 @@ reader, whose PyTorch weights were not kept, and the expert's file with ``--expe
 expert), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an earlier model's screen and looks instead of
 fitting them; they foretell that model's reader, so refit it with ``--screen-only`` once the reader has
 changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds from ``(--seed + 1) * 1_000_000``),
-``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out`` against its
+``--deck-scenes N`` (0; N more scenes of the real public-domain decks), ``--photos DIR`` (add the real photos'
+train split), ``--photo-variants N`` (0; with ``--photos``, each photo read again in N variants, ``photo_set``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out`` against its
 reader, which is left untouched, from the same samples: no PyTorch reader training), ``--expert`` (fit only
 the expert of the model at ``--out``, from the same samples), ``--second-from OTHER_MODEL`` (make the expert of
 another model the second expert of the model at ``--out``: ``second_from``; nothing is fitted).
@@ -80,16 +81,19 @@ DIR2, and refitted the screen and looks after it (the expert was kept):
     python -m tools.cards.train --cache DIR2 --scenes 6000 --hard-scenes 6000 --validation-scenes 1000 --epochs 4 \\
         --max-lr 1e-3 --init DIR/reader-0-12000-12000hard.pt
 
-The present reader and expert went on from those on the same scenes with real decks and real photos too
-(``docs/CARD_MODEL.md``): the reader 4 epochs, its screen and looks refitted after, and the expert 2 epochs on
-the rows that reader chooses (the photos labelled by the reader committed before, whose file ``--photos`` reads):
+Those went on from the models before them on the same scenes with real decks and real photos too: the reader 4
+epochs, its screen and looks refitted after, and the expert 2 epochs on the rows that reader chose. The present
+reader and expert went on from those in turn (``docs/CARD_MODEL.md``), on the finder that reads a dim frame
+brightened (``corners.exposure``), each real photo read as it is and in 3 more variants (``--photo-variants``):
+the reader 3 epochs, its screen and looks refitted after, then the expert 2 epochs (the photos are labelled by
+the reader committed before, whose file ``--photos`` reads):
 
     python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
-        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 4 --max-lr 1e-3 \
-        --init vision/models/index_reader.onnx --out NEW/index_reader.npz
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 3 \
+        --max-lr 1e-3 --init vision/models/index_reader.onnx --out NEW/index_reader.npz
     python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
-        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --epochs 2 --max-lr 1e-3 \
-        --expert --init vision/models/index_reader.expert.onnx --out NEW/index_reader.npz
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 2 \
+        --max-lr 1e-3 --expert --init vision/models/index_reader.expert.onnx --out NEW/index_reader.npz
 
 The second expert is the expert of another model, OTHER: a reader trained 16 epochs on from the
 committed one, on 12,000 + 12,000 scenes of the present finder (DIR3), and an expert fitted 8 epochs on from the
@@ -247,10 +251,22 @@ def photo_samples(photo: photos.Photo, image: NDArray[Any], reader: glyphs.ConvN
     return {**rows(planes, found, rank, suit, rng, PHOTO_JITTERED), "geometry": np.zeros((0, 3), np.float32)}
 
 
-def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train") -> dict[str, NDArray[Any]]:
-    """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``."""
-    parts = [photo_samples(p, photos.image(data, p), reader, k)
-             for k, p in enumerate(photos.photos(data, split)) if p.group in photos.COLOUR_LIGHT]
+PHOTO_BLUR = 0.7  # the most blur (pixels) a photo's variant adds to what its camera gave it
+
+
+def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train", variants: int = 0) -> dict[str, NDArray[Any]]:
+    """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``, each
+    photo as it is and in ``variants`` more copies under other light, colour, noise, a little blur and JPEG loss
+    (``render.degraded``, seeded by the photo's place and the variant)."""
+    parts = []
+    for k, photo in enumerate(photos.photos(data, split)):
+        if photo.group not in photos.COLOUR_LIGHT:
+            continue
+        image = photos.image(data, photo)
+        parts.append(photo_samples(photo, image, reader, k))
+        for v in range(1, variants + 1):
+            shown = render.degraded(np.random.default_rng([k, v]), image, blur=PHOTO_BLUR, resampled=0.0)
+            parts.append(photo_samples(photo, shown, reader, k + v * 100_000))
     return joined(parts)
 
 
@@ -643,6 +659,9 @@ def main(argv: list[str] | None = None) -> None:
                              "(render.TRAINING_DECKS; seeds of --seed + 2)")
     parser.add_argument("--photos", type=Path, help="add the train split of these real labelled photos "
                                                     "(tools.cards.photos: ../shared/data/real-cards-cardcounter)")
+    parser.add_argument("--photo-variants", type=int, default=0,
+                        help="with --photos, read each photo again this many times under other light, colour, noise "
+                             "and JPEG loss")
     parser.add_argument("--screen-only", action="store_true",
                         help="refit only the screen and looks of the model at --out, against its reader (left as it is)")
     parser.add_argument("--expert", action="store_true",
@@ -669,7 +688,7 @@ def main(argv: list[str] | None = None) -> None:
                        cache=args.cache and args.cache / f"samples-{args.seed + 2}-{args.deck_scenes}-decks.npz")
         data = joined([data, real])
     if args.photos is not None:  # the real photos' train split, read by the committed reader's file to label them
-        real = photo_set(args.photos, glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx")))
+        real = photo_set(args.photos, glyphs.ConvNet(glyphs.MODEL.with_suffix(".onnx")), variants=args.photo_variants)
         print(f"{int(np.sum(real['rank'] < glyphs.NOT_INDEX_RANK))} index corners from the real photos", flush=True)
         data = joined([data, real])
     check = samples(range(VALIDATION_SEED, VALIDATION_SEED + args.validation_scenes), args.jobs,

@@ -38,8 +38,10 @@ def test_a_full_disk_is_one_line() -> None:
 
 
 def test_ctrl_c_ends_it_with_130_and_no_traceback() -> None:
+    # Ctrl-C at its default, as a terminal's foreground command has it (a shell's background job inherits it ignored)
     child = subprocess.Popen(tablescore("score", "cribbage", "--batch"), stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write('{"hand": ["5H", "5C", "5D", "JS"], "starter": "5S"}\n')
     child.stdin.flush()

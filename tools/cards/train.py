@@ -58,10 +58,11 @@ expert), ``--max-lr`` (3e-3), ``--screen-from MODEL`` (keep an earlier model's s
 fitting them; they foretell that model's reader, so refit it with ``--screen-only`` once the reader has
 changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds from ``(--seed + 1) * 1_000_000``),
 ``--deck-scenes N`` (0; N more scenes of the real public-domain decks), ``--photos DIR`` (add the real photos'
-train split), ``--photo-variants N`` (0; with ``--photos``, each photo read again in N variants, ``photo_set``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out`` against its
-reader, which is left untouched, from the same samples: no PyTorch reader training), ``--expert`` (fit only
-the expert of the model at ``--out``, from the same samples), ``--second-from OTHER_MODEL`` (make the expert of
-another model the second expert of the model at ``--out``: ``second_from``; nothing is fitted).
+train split), ``--photo-variants N`` (0; with ``--photos``, each photo read again in N variants,
+``photo_set``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out``
+against its reader, which is left untouched, from the same samples: no PyTorch reader training), ``--expert``
+(fit only the expert of the model at ``--out``, from the same samples), ``--second-from OTHER_MODEL`` (make
+the expert of another model the second expert of the model at ``--out``: ``second_from``; nothing is fitted).
 
 The committed reader was made in four runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; the screen and looks (strides 3 and 2, the

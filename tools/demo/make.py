@@ -22,7 +22,8 @@ import math
 import random
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -257,6 +258,13 @@ class Director:
                          tuple(map(tuple, self.acts)), script, tuple(expect), tuple(tuple(map(tuple, r)) for r in self.dice))
 
 
+@contextmanager
+def directing(game: str, players: list[str], settings: dict[str, Any], seed: int) -> Iterator[Director]:
+    """A ``Director`` for one recorded game of ``game``, its journal kept in a scratch folder removed afterwards."""
+    with tempfile.TemporaryDirectory() as scratch:
+        yield Director(game, players, settings, seed, Path(scratch) / "j.db")
+
+
 def _nudge(rng: random.Random, pose: Pose, attempt: int) -> Pose:
     """The card moved a little, as a player straightens it: more as attempts go on."""
     reach = 3 + attempt
@@ -280,8 +288,7 @@ UPRIGHT = {0: 0.0, 1: math.pi}
 def play_cribbage(seed: int) -> Recording:
     script = deals.cribbage(random.Random(seed), target=61)
     players = NAMES[2]
-    with tempfile.TemporaryDirectory() as scratch:
-        d = Director("cribbage", players, {"target": 61}, seed, Path(scratch) / "j.db")
+    with directing("cribbage", players, {"target": 61}, seed) as d:
         game = CribGame(CribSettings(2, 61))
         laid = [0, 0]
         crib: list[str] = []
@@ -361,8 +368,7 @@ def play_gin(seed: int) -> Recording:
 
     script = deals.gin(random.Random(seed))
     players = NAMES[2]
-    with tempfile.TemporaryDirectory() as scratch:
-        d = Director("gin", players, {}, seed, Path(scratch) / "j.db")
+    with directing("gin", players, {}, seed) as d:
         d.step()
         scored: list[tuple[int | None, int]] = []
         for number, hand in enumerate(script["hands"]):
@@ -404,8 +410,7 @@ def play_barbu(seed: int) -> Recording:
 
     script = deals.barbu(random.Random(seed))
     players = NAMES[4]
-    with tempfile.TemporaryDirectory() as scratch:
-        d = Director("barbu", players, {}, seed, Path(scratch) / "j.db")
+    with directing("barbu", players, {}, seed) as d:
         d.step()
         d.confirm(f"{players[script['first_dealer']]} deals")
         game = Game(first_dealer=script["first_dealer"])
@@ -449,8 +454,7 @@ def play_ofc(seed: int) -> Recording:
 
     script = deals.ofc(random.Random(seed))
     players = NAMES[2]
-    with tempfile.TemporaryDirectory() as scratch:
-        d = Director("ofc", players, {}, seed, Path(scratch) / "j.db")
+    with directing("ofc", players, {}, seed) as d:
         d.step()
         totals, fantasy = [0, 0], [False, False]
         for boards in script["hands"]:
@@ -484,8 +488,7 @@ def play_pinzique(seed: int) -> Recording:
 
     script = deals.pinzique(random.Random(seed))
     players = NAMES[2]
-    with tempfile.TemporaryDirectory() as scratch:
-        d = Director("pinzique", players, {"rounds": script["rounds"]}, seed, Path(scratch) / "j.db")
+    with directing("pinzique", players, {"rounds": script["rounds"]}, seed) as d:
         d.step()
         game = Game.new(players, rounds=script["rounds"])
         rng = np.random.default_rng(seed)

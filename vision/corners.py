@@ -382,16 +382,36 @@ def paper_mask(planes: Planes) -> NDArray[Any]:
     >>> int(paper[20, 17]), int(paper[20, 20]), int(paper[20, 22])  # paper, ink, paper
     (1, 0, 1)
     """
-    lo, red, sat = planes.lo, planes.red, planes.sat
+    lo = planes.lo
     small = cv2.resize(lo, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
     least = cv2.resize(_times(cv2.dilate(small, np.ones((7, 7), np.uint8)), 0.6), (lo.shape[1], lo.shape[0]))
     rough = cv2.subtract(cv2.dilate(lo, np.ones((3, 3), np.uint8)), lo)
-    # OpenCV's stubs take no number for src2
-    bright = cv2.bitwise_and(cv2.compare(lo, 60, cv2.CMP_GT), cv2.compare(sat, 60, cv2.CMP_LT))  # type: ignore[call-overload]
-    bright = cv2.bitwise_and(bright, cv2.compare(lo, least, cv2.CMP_GE))  # 0.6 of the brightest nearby
-    bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))  # type: ignore[call-overload]
-    mask: NDArray[Any] = cv2.bitwise_and(cv2.bitwise_or(bright, cv2.compare(red, 60, cv2.CMP_GT)), 1)  # type: ignore[call-overload]
+    white, red = _paper_colours(planes)
+    bright = cv2.bitwise_and(white, cv2.compare(lo, least, cv2.CMP_GE))  # 0.6 of the brightest nearby
+    bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
+    mask: NDArray[Any] = cv2.bitwise_and(cv2.bitwise_or(bright, red), 1)  # type: ignore[call-overload]
     return mask
+
+
+def paper_coloured(planes: Planes) -> NDArray[Any]:
+    """Where a frame, or a coarse copy of one, has the colour of card paper (bright and colourless) or of red
+    ink (255; else 0): ``paper_mask`` without its tests of a pixel's neighbourhood. A hand, a sleeve or a felt
+    table has neither.
+
+    >>> cells = np.array([[[235, 235, 235], [120, 150, 205], [60, 60, 220], [40, 110, 40]]], np.uint8)
+    >>> paper_coloured(Planes(cells)).tolist()  # paper, skin, red ink, green felt
+    [[255, 0, 255, 0]]
+    """
+    white, red = _paper_colours(planes)
+    out: NDArray[Any] = cv2.bitwise_or(white, red)
+    return out
+
+
+def _paper_colours(planes: Planes) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Where the frame is bright and colourless, and where it is red ink, each 255 (else 0)."""
+    # OpenCV's stubs take no number for src2
+    white = cv2.bitwise_and(cv2.compare(planes.lo, 60, cv2.CMP_GT), cv2.compare(planes.sat, 60, cv2.CMP_LT))  # type: ignore[call-overload]
+    return white, cv2.compare(planes.red, 60, cv2.CMP_GT)  # type: ignore[call-overload]
 
 
 def _times(image: NDArray[Any], share: float) -> NDArray[Any]:

@@ -3,11 +3,15 @@
 A camera over a card table sees the same table frame after frame: a card is laid, a hand passes, the rest
 lies still. ``LiveReader`` keeps the index corners it read and a coarse copy of the frame (each colour's
 mean over cells of about ``CELL`` x ``CELL`` pixels of the frame as first read, ``cards.read_scale``). In
-each new frame it finds the cells whose mean changed by more than camera noise (``CHANGE`` levels); an
-index corner near one (within ``REACH`` of its size, where the corner's patch, its surroundings and the ink
-and paper measured around them lie) is read again, from a crop around the changed cells wide enough to hold
-such corners with their surroundings. The corners of the whole table are then made into cards as
-``read_cards`` makes them, so pairing corners, dropping outsized ones and reading each card once see the
+each new frame it finds the cells whose mean changed by more than camera noise (``CHANGE`` levels). A cell
+changed to the colour of card paper or red ink may show a new index, and may alter the reading of an index
+corner near it (within ``REACH`` of its size, where the corner's patch, its surroundings and the ink and
+paper measured around them lie); a cell changed to anything else (a hand, a sleeve, the table) shows no
+index, and alters only a corner whose middle it covers. Those corners are read again, and new ones looked
+for, in crops: around the cells changed to paper's colour, as wide as a corner's reach, and around each
+corner read again, as wide as its own. A hand passing over a table full of cards is so read around where it
+was and what it covers, not across the whole table. The corners of the whole table are then made into cards
+as ``read_cards`` makes them, so pairing corners, dropping outsized ones and reading each card once see the
 whole table, as they do in a frame read whole.
 
 A frame larger than ``cards.MAX_SIDE`` (the Pi camera's 2304x1296) is read as ``read_cards`` reads it: found
@@ -16,8 +20,8 @@ scaled down, and read in detail, up to its own size, where its indices are small
 is chosen again (the frame read whole) when the corners held call for one a quarter finer or coarser.
 
 A frame like the last costs the coarse copy (about 0.6 ms at 1280x720, 2 ms at 2304x1296); a card laid
-costs a crop around it; a frame mostly changed (a hand across the table, the light) or of another size is
-read whole.
+costs a crop around it; a frame mostly changed (the light), one whose crops would cover most of it, or one of
+another size is read whole.
 
 >>> import numpy as np
 >>> live = LiveReader()
@@ -50,7 +54,7 @@ from vision.cards import (
     read_tiled,
     same_corner,
 )
-from vision.corners import channels
+from vision.corners import Planes, channels, paper_coloured
 from vision.observations import CardSighting
 
 CELL = 8
@@ -61,13 +65,14 @@ CHANGE = 6
 """Levels a cell's mean must change by, in some colour, to count as changed: camera noise averaged over a
 cell is well under one level; a card's edge moved by one pixel changes its cells by about ten."""
 REACH = 4.0
-"""A corner is read again when a changed cell lies within this many times its scale (rank-to-suit
-distance) of its middle, plus ``REACH_PIXELS``: its patch and surroundings reach 3.6 scales."""
+"""A corner is read again when a cell changed to paper's colour lies within this many times its scale
+(rank-to-suit distance) of its middle, plus ``REACH_PIXELS`` (its patch and surroundings reach 3.6 scales),
+or when its middle's own cell changed."""
 REACH_PIXELS = 32
 """Pixels (as read) added to every corner's reach: the paper and ink nearby are measured over about this far."""
 MOST = 0.5
-"""When the crops (each the box around a group of changed cells, widened) would cover more than this share of
-the frame, the whole frame is read instead."""
+"""When the crops (the boxes around the groups of cells to read again) would cover more than this share of the
+frame, or more than this share of its cells changed, the whole frame is read instead."""
 REDETAIL = 1.25
 """The detail the corners held call for (``cards.detail_zoom``) may differ from the one they were read at by
 up to this factor either way before the frame is read whole at the new one."""
@@ -106,17 +111,23 @@ class LiveReader:
             self.read_share = 0.0
             return self._cards
         scale = self._scale
-        # each cell's distance (pixels as read) to the nearest changed cell
-        near = cv2.distanceTransform((~changed).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * (side * scale)
+        at = side * scale  # a cell's side, pixels as read
+        # a change to what has no paper's colour (a hand, a sleeve, the table) shows no new index: only the
+        # corners it covers are read again; a change to paper's colour may show one, and alter any near it
+        covered = changed & (paper_coloured(Planes(face_up(coarse, self.faces))) == 0)
+        shown = changed & ~covered
+        # each cell's distance (pixels as read) to the nearest cell changed to paper's colour
+        near = (cv2.distanceTransform((~shown).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * at if shown.any()
+                else np.full(changed.shape, np.inf, np.float32))
         widest = max(map(_reach, self._found), default=REACH_PIXELS)
-        crops = (near <= 2 * widest).astype(np.uint8)  # room for a touched corner's own reach
+        touched = [c for c in self._found if _touched(c, near, at) or covered[_cell(c, near.shape, at)]]
+        crops = _crops(near <= widest, touched, at)  # room for a new corner's reach, and each touched one's
         count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
         share = float((boxes[1:, 2] * boxes[1:, 3]).sum() / crops.size)
-        if share > MOST:
+        if share > MOST or np.count_nonzero(changed) > MOST * changed.size:  # the crops, or the change (the light)
             self._read_whole(full, shrink, coarse)
             return self._cards
-        at = side * scale  # a cell's side, pixels as read
-        held = [c for c in self._found if not _touched(c, near, at)]
+        held = [c for c in self._found if not any(c is t for t in touched)]
         found = list(held)
         for k in range(1, count):
             x, y, w, h = (int(v) * side for v in boxes[k, :4])
@@ -124,7 +135,7 @@ class LiveReader:
                 corner = corner.moved((x * scale, y * scale))
                 cell = _cell(corner, near.shape, at)
                 # a corner read again where nothing near it changed is the one held
-                if (near[cell] <= widest and labels[cell] == k
+                if ((near[cell] <= widest or covered[cell]) and labels[cell] == k
                         and not any(same_corner(corner.rank, corner.scale, c.rank, c.scale) for c in held)):
                     found.append(corner)
         self.read_share = share
@@ -163,7 +174,23 @@ def _reach(corner: Corner) -> float:
     return REACH * corner.scale + REACH_PIXELS
 
 
+def _crops(near: NDArray[Any], touched: list[Corner], side: float) -> NDArray[Any]:
+    """The cells to read again (1, else 0): those of ``near`` (bool), and each touched corner's reach around
+    its middle (cells ``side`` pixels as read a side).
+
+    >>> corner = Corner(None, 0.9, np.array([80.0, 79.0]), np.array([0.0, 1.0]), 2.0)  # reach 40 pixels
+    >>> int(_crops(np.zeros((20, 20), bool), [corner], 8.0).sum())  # 5 cells each way, and one more
+    169
+    """
+    out = near.astype(np.uint8)
+    for corner in touched:
+        row, col = _cell(corner, near.shape, side)
+        cells = int(_reach(corner) / side) + 1
+        cv2.rectangle(out, (col - cells, row - cells), (col + cells, row + cells), 1, -1)
+    return out
+
+
 def _touched(corner: Corner, near: NDArray[Any], side: float) -> bool:
-    """Whether a changed cell lies within the corner's reach (``near``: each cell's distance to one, cells
-    ``side`` pixels a side)."""
+    """Whether a cell changed to paper's colour lies within the corner's reach (``near``: each cell's distance to
+    one, cells ``side`` pixels a side)."""
     return bool(near[_cell(corner, near.shape, side)] <= _reach(corner))

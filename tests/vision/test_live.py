@@ -66,6 +66,31 @@ def test_a_card_laid_over_an_index_drops_the_corner_it_hides(table: Stage) -> No
     assert sorted(s.code for s in live(camera(table.image(), rng))) == ["2H", "5D", "TH"]
 
 
+def hand(frame: np.ndarray, centre: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
+    """The frame with a hand (a skin-coloured blob, ``size`` its half-axes) over it at ``centre``."""
+    out = frame.copy()
+    cv2.ellipse(out, centre, size, 20.0, 0, 360, (120, 150, 205), -1)
+    return out
+
+
+def test_a_hand_beside_the_indices_is_read_around_only_and_holds_the_cards(table: Stage) -> None:
+    """A hand over the ten's middle, clear of its indices, shows no new index: only its rim (cells of skin
+    and paper together) is read around, not every corner within reach of it, and the cards stay."""
+    live, rng = LiveReader(), np.random.default_rng(5)
+    first = live(camera(table.image(), rng))
+    covered = live(camera(hand(table.image(), (400, 300), (60, 40)), rng))
+    assert 0.0 < live.read_share < 0.15 and sorted(s.code for s in covered) == sorted(s.code for s in first)
+    assert sorted(s.code for s in live(camera(table.image(), rng))) == sorted(s.code for s in first)
+
+
+def test_a_hand_over_a_card_drops_it_until_it_leaves(table: Stage) -> None:
+    """The corners a hand covers are read again, and not found; where it leaves, they are read again."""
+    live, rng = LiveReader(), np.random.default_rng(6)
+    live(camera(table.image(), rng))
+    assert sorted(s.code for s in live(camera(hand(table.image(), (400, 300), (110, 70)), rng))) == ["5D", "QS"]
+    assert sorted(s.code for s in live(camera(table.image(), rng))) == ["5D", "QS", "TH"]
+
+
 def test_small_changes_add_up_until_they_count(table: Stage) -> None:
     """Light creeping up a level at a time is not read again at each step, but once it has moved by
     ``CHANGE`` since the table was read."""

@@ -247,7 +247,7 @@ def in_colour(image: NDArray[Any]) -> bool:
     >>> in_colour(grey), in_colour(tinted)
     (False, True)
     """
-    b, g, r = corners.channels(np.ascontiguousarray(image[::8, ::8]))  # OpenCV's max and min: 7 times NumPy's here
+    b, g, r = corners.channels(np.ascontiguousarray(image[::8, ::8]))  # OpenCV's max and min: 7 times quicker than NumPy's here
     spread = cv2.subtract(cv2.max(b, cv2.max(g, r)), cv2.min(b, cv2.min(g, r)))
     return bool(np.count_nonzero(spread >= COLOUR_SEEN) > 0.01 * spread.size)
 

@@ -106,7 +106,7 @@ class LiveReader:
             self._read_whole(full, shrink, coarse)
             return self._cards
         b, g, r = channels(cv2.absdiff(coarse, self._coarse))
-        changed = cv2.max(b, cv2.max(g, r)) > CHANGE  # OpenCV's max: a twentieth of NumPy's max over the last axis
+        changed = cv2.max(b, cv2.max(g, r)) > CHANGE  # OpenCV's max: 20 times quicker than NumPy's over the last axis
         if not changed.any():
             self.read_share = 0.0
             return self._cards

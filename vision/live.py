@@ -120,14 +120,15 @@ class LiveReader:
         near = (cv2.distanceTransform((~shown).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * at if shown.any()
                 else np.full(changed.shape, np.inf, np.float32))
         widest = max(map(_reach, self._found), default=REACH_PIXELS)
-        touched = [c for c in self._found if _touched(c, near, at) or covered[_cell(c, near.shape, at)]]
+        read_again = [_touched(c, near, at) or bool(covered[_cell(c, near.shape, at)]) for c in self._found]
+        touched = [c for c, again in zip(self._found, read_again, strict=True) if again]
         crops = _crops(near <= widest, touched, at)  # room for a new corner's reach, and each touched one's
         count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
         share = float((boxes[1:, 2] * boxes[1:, 3]).sum() / crops.size)
         if share > MOST or np.count_nonzero(changed) > MOST * changed.size:  # the crops, or the change (the light)
             self._read_whole(full, shrink, coarse)
             return self._cards
-        held = [c for c in self._found if not any(c is t for t in touched)]
+        held = [c for c, again in zip(self._found, read_again, strict=True) if not again]
         found = list(held)
         for k in range(1, count):
             x, y, w, h = (int(v) * side for v in boxes[k, :4])

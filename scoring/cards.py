@@ -104,6 +104,15 @@ class Suit(Enum):
         return _SYMBOLS[self]
 
     @property
+    def red(self) -> bool:
+        """Whether the suit is printed red (hearts and diamonds) rather than black.
+
+        >>> Suit.HEARTS.red, Suit.CLUBS.red
+        (True, False)
+        """
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
     def index(self) -> int:
         """0 for spades, 1 hearts, 2 diamonds, 3 clubs."""
         return _SUIT_ORDER.index(self)

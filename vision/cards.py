@@ -636,7 +636,12 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
     away can lie nearer the median card's offset than its own card's corner does, and taken first it
     would make two read cards one unknown. Such pairs may also lie up to ``SAME_CARD_REACH`` times the
     median offset apart, not ``PAIR_REACH``: a card whose indices are small for its size is taller in index units
-    than the median card, and its two corners read alike, left unpaired, would be reported as two cards."""
+    than the median card, and its two corners read alike, left unpaired, would be reported as two cards.
+
+    Two corners read as cards unlike in rank and in colour are never paired: a card's corners carry one rank
+    in one ink, and a corner misread gets one of them wrong (a 3 read as a 5, a dim diamond as a spade), not
+    both. Such corners are two cards lying a card's diagonal apart (the top corner of one and the bottom corner
+    of the card beneath it, the others hidden), which paired would be one unknown card and one missed."""
     if len(found) < 2:
         return []
     rank = np.array([c.rank for c in found], np.float32)
@@ -657,8 +662,11 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
     ids: dict[Card, int] = {}
     card_id = np.array([-1 if c.card is None else ids.setdefault(c.card, len(ids)) for c in found])
     alike = (card_id[i] >= 0) & (card_id[i] == card_id[j])
+    rank_of = np.array([0 if c.card is None else int(c.card.rank) for c in found])
+    red = np.array([c.card is not None and c.card.suit.red for c in found])
+    unlike = (rank_of[i] > 0) & (rank_of[j] > 0) & (rank_of[i] != rank_of[j]) & (red[i] != red[j])
     reach = np.where(alike, SAME_CARD_REACH, PAIR_REACH) * height
-    ok = (along > 0.4 * height) & (along < reach) & (slant > 0.3) & (slant < 1.2)
+    ok = (along > 0.4 * height) & (along < reach) & (slant > 0.3) & (slant < 1.2) & ~unlike
     score = np.abs(along / (2 * cy) - 1) + np.abs(slant - cx / cy)
     pairs = zip((~alike[ok]).tolist(), score[ok].tolist(), i[ok].tolist(), j[ok].tolist(), strict=True)
     return [pair[1:] for pair in sorted(pairs)]  # read as one card first, then the nearest

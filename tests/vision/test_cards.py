@@ -241,6 +241,17 @@ def test_corners_pair_with_their_own_card_first() -> None:
     assert sorted(s.code for s in seen) == ["9D", "9S"]
 
 
+def test_corners_unlike_in_rank_and_colour_are_two_cards() -> None:
+    # held-out deck table 1: an ace of diamonds' top corner and, a card's diagonal away, the bottom corner of
+    # the queen of spades beneath it (the other two corners hidden) lie where one card's two corners would
+    top, bottom = corner("AD", (100, 100), (0, 1), 10), corner("QS", (149, 167), (0, -1), 10)
+    assert sorted(s.code for s in _assemble([top, bottom], GEOMETRY)) == ["AD", "QS"]
+    # one corner misread in rank alone, or in suit alone (a red ink gone dark), is still one card: unknown
+    for other in ("5D", "AH", "AS"):
+        seen = _assemble([top, corner(other, (149, 167), (0, -1), 10)], GEOMETRY)
+        assert [s.code for s in seen] == ["??"], other
+
+
 def test_corners_read_as_one_card_pair_before_nearer_ones() -> None:
     # synthetic benchmark table 96: cards in a grid, their indices large for their size, so that a card's
     # top corner lies nearer the median offset from the bottom corner of the card below it than from its own

@@ -56,7 +56,6 @@ HARD_RANKS = (Rank.ACE, Rank.FOUR, Rank.EIGHT, Rank.TEN, Rank.QUEEN, Rank.KING)
 and a club): the hard scenes deal each of their cards three times as often as another."""
 SUIT_FONTS = ("DejaVuSans", "FreeSerif", "FreeSans", "DejaVuSerif", "DejaVuSans-Bold")
 SUIT_CHARS = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666", Suit.CLUBS: "\u2663"}
-RED = (Suit.HEARTS, Suit.DIAMONDS)
 
 # Pip centres (x, y) as fractions of the card, for the number cards (columns at 0.3 / 0.7 and rows from
 # 0.2 to 0.8 here, spread to each design's own columns and rows); pips below the middle are drawn upside
@@ -266,7 +265,7 @@ def card_face(card: Card, design: Design, rng: np.random.Generator,
     with ``hard``, some faces are drawn as real decks often are and plain ones never (see ``table_scene``)."""
     face = np.empty((FACE_H, FACE_W, 3), np.uint8)
     face[:] = design.paper
-    color = design.red if card.suit in RED else design.black
+    color = design.red if card.suit.red else design.black
     suit_mask = (drawn_suit(card.suit, design.suit_style) if design.suit_style
                  else glyph(design.suit_font, SUIT_CHARS[card.suit]))
     if design.border:

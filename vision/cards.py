@@ -118,8 +118,8 @@ MAX_SIDE = 1280
 SHARP_SCALE = 0.5
 """An image scaled by more than this (less than halved) is interpolated, not averaged (``at_scale``): each new pixel
 then covers under two old ones each way, so averaging blurs it little, and OpenCV averages at such a scale six times
-slower than it interpolates (7 ms against 1 for a 1200x800 crop at 0.86, a third of a live frame's time at the
-Pi camera's size)."""
+slower than it interpolates (7 ms against 1 for a 1200x800 crop at 0.86: up to a quarter of a live frame's time
+at the Pi camera's size)."""
 MIN_SIDE = 32
 """Frames narrower or shorter than this hold no readable card: they give an empty list."""
 HALVED, LARGE_INDEX = 2, 48.0

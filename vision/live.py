@@ -9,10 +9,16 @@ corner near it (within ``REACH`` of its size, where the corner's patch, its surr
 paper measured around them lie); a cell changed to anything else (a hand, a sleeve, the table) shows no
 index, and alters only a corner whose middle it covers. Those corners are read again, and new ones looked
 for, in crops: around the cells changed to paper's colour, as wide as a corner's reach, and around each
-corner read again, as wide as its own. A hand passing over a table full of cards is so read around where it
-was and what it covers, not across the whole table. The corners of the whole table are then made into cards
-as ``read_cards`` makes them, so pairing corners, dropping outsized ones and reading each card once see the
+corner read again, as wide as its own. The corners of the whole table are then made into cards as
+``read_cards`` makes them, so pairing corners, dropping outsized ones and reading each card once see the
 whole table, as they do in a frame read whole.
+
+A change to what has no paper's colour that has not yet lain still for ``SETTLE`` frames, with the cells just
+beside it (a hand moving over the table, and its rim of skin and paper together), is passing. Nothing is read
+there: the corners whose middle it covers are hidden (their cards are not given) and its cells are held as
+they were, so that where it has gone the table is as it was and its corners are given again, unread. A hand
+passing over a table full of cards so costs no reading at all. What stays (a hand at rest, the table where a
+card was taken) is read once it has lain still, as above.
 
 A frame larger than ``cards.MAX_SIDE`` (the Pi camera's 2304x1296) is read as ``read_cards`` reads it: found
 scaled down, and read in detail, up to its own size, where its indices are small once scaled down
@@ -73,6 +79,9 @@ REACH_PIXELS = 32
 MOST = 0.5
 """When the crops (the boxes around the groups of cells to read again) would cover more than this share of the
 frame, or more than this share of its cells changed, the whole frame is read instead."""
+SETTLE = 5
+"""Frames running a cell must not change for a change to what has no paper's colour to count as lying there
+(a hand at rest, the table where a card was taken): before that, it is passing (a hand moving over the table)."""
 REDETAIL = 1.25
 """The detail the corners held call for (``cards.detail_zoom``) may differ from the one they were read at by
 up to this factor either way before the frame is read whole at the new one."""
@@ -88,6 +97,9 @@ class LiveReader:
         self._coarse: NDArray[Any] | None = None  # the coarse copy the held corners are true of, cell by cell
         self._found: list[Corner] = []  # in the frame's pixels scaled by self._scale
         self._cards: list[CardSighting] = []
+        self._seen: list[Corner] = []  # the corners self._cards are made of: those held, but for any hidden
+        self._last: NDArray[Any] | None = None  # the last frame's coarse copy
+        self._still = np.zeros((0, 0), np.uint8)  # frames running each cell has not changed, up to SETTLE
         self._shrink = 1.0  # the scale the frame is first read at (cards.read_scale)
         self._scale = 1.0  # the scale the held corners were read at: _shrink, or finer where read in detail
         self.read_share = 0.0
@@ -102,26 +114,40 @@ class LiveReader:
         full, shrink = prepared
         side = cell_side(shrink)
         coarse = cv2.resize(full, (-(-full.shape[1] // side), -(-full.shape[0] // side)), interpolation=cv2.INTER_AREA)
-        if self._coarse is None or self._coarse.shape != coarse.shape or shrink != self._shrink:
+        last, self._last = self._last, coarse
+        if self._coarse is None or last is None or self._coarse.shape != coarse.shape or shrink != self._shrink:
             self._read_whole(full, shrink, coarse)
             return self._cards
-        b, g, r = channels(cv2.absdiff(coarse, self._coarse))
-        changed = cv2.max(b, cv2.max(g, r)) > CHANGE  # OpenCV's max: 20 times quicker than NumPy's over the last axis
+        self._still = np.where(_changed(coarse, last), 0, np.minimum(self._still + 1, SETTLE)).astype(np.uint8)
+        changed = _changed(coarse, self._coarse)
         if not changed.any():
             self.read_share = 0.0
-            return self._cards
+            return self._in_view(changed, full)
         scale = self._scale
         at = side * scale  # a cell's side, pixels as read
-        # a change to what has no paper's colour (a hand, a sleeve, the table) shows no new index: only the
+        # what has no paper's colour and has not lain still for SETTLE frames (a hand passing), and the paper
+        # changed beside it (the hand's rim), is passing: the corners whose middle it covers are hidden, unread,
+        # and its cells are held as they were, so that once it has gone the table is as it was, read as before
+        paper = paper_coloured(Planes(face_up(coarse, self.faces))) != 0
+        moving = (changed & ~paper & (self._still < SETTLE)).astype(np.uint8)
+        passing = changed & (cv2.dilate(cv2.erode(moving, _SQUARE), _SQUARE, iterations=2) > 0)
+        changed &= ~passing
+        # a change to what has no paper's colour (a hand at rest, the table) shows no new index: only the
         # corners it covers are read again; a change to paper's colour may show one, and alter any near it
-        covered = changed & (paper_coloured(Planes(face_up(coarse, self.faces))) == 0)
-        shown = changed & ~covered
+        covered = changed & ~paper
+        shown = changed & paper
         # each cell's distance (pixels as read) to the nearest cell changed to paper's colour
         near = (cv2.distanceTransform((~shown).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) * at if shown.any()
                 else np.full(changed.shape, np.inf, np.float32))
-        widest = max(map(_reach, self._found), default=REACH_PIXELS)
-        read_again = [_touched(c, near, at) or bool(covered[_cell(c, near.shape, at)]) for c in self._found]
+        # a corner hidden by what passes is not read: what changed beside it passes too, and is read once gone
+        read_again = [not passing[cell] and (_touched(c, near, at) or bool(covered[cell]))
+                      for c, cell in ((c, _cell(c, near.shape, at)) for c in self._found)]
+        if not any(read_again) and not shown.any():
+            self.read_share = 0.0
+            self._coarse[changed] = coarse[changed]
+            return self._in_view(passing, full)
         touched = [c for c, again in zip(self._found, read_again, strict=True) if again]
+        widest = max(map(_reach, self._found), default=REACH_PIXELS)
         crops = _crops(near <= widest, touched, at)  # room for a new corner's reach, and each touched one's
         count, labels, boxes, _ = cv2.connectedComponentsWithStats(crops, connectivity=8)
         share = float((boxes[1:, 2] * boxes[1:, 3]).sum() / crops.size)
@@ -136,7 +162,7 @@ class LiveReader:
                 corner = corner.moved((x * scale, y * scale))
                 cell = _cell(corner, near.shape, at)
                 # a corner read again where nothing near it changed is the one held
-                if ((near[cell] <= widest or covered[cell]) and labels[cell] == k
+                if ((near[cell] <= widest or covered[cell]) and labels[cell] == k and not passing[cell]
                         and not any(same_corner(corner.rank, corner.scale, c.rank, c.scale) for c in held)):
                     found.append(corner)
         self.read_share = share
@@ -145,13 +171,34 @@ class LiveReader:
         if not scale / REDETAIL <= wanted <= scale * REDETAIL:
             self._read_whole(full, shrink, coarse)
             return self._cards
-        self._found, self._cards = found, cards_of(found, scale, in_colour(full))
+        self._found = found
+        return self._in_view(passing, full)
+
+    def _in_view(self, hidden: NDArray[Any], full: NDArray[Any]) -> list[CardSighting]:
+        """The cards of the corners held whose middle no cell of ``hidden`` (bool, the coarse copy's cells) covers,
+        made again only when those corners are not the ones the cards were last made of."""
+        at = cell_side(self._shrink) * self._scale
+        seen = [c for c in self._found if not hidden[_cell(c, hidden.shape, at)]]
+        if len(seen) != len(self._seen) or any(a is not b for a, b in zip(seen, self._seen, strict=True)):
+            self._seen, self._cards = seen, cards_of(seen, self._scale, in_colour(full))
         return self._cards
 
     def _read_whole(self, full: NDArray[Any], shrink: float, coarse: NDArray[Any]) -> None:
         found, self._scale, colour = read_frame(full, shrink, self.faces)
-        self._found, self._cards = found, cards_of(found, self._scale, colour)
+        self._found, self._seen = found, found
+        self._cards = cards_of(found, self._scale, colour)
         self._coarse, self._shrink, self.read_share = coarse, shrink, 1.0
+        self._still = np.zeros(coarse.shape[:2], np.uint8)
+
+
+_SQUARE = np.ones((3, 3), np.uint8)
+
+
+def _changed(coarse: NDArray[Any], before: NDArray[Any]) -> NDArray[Any]:
+    """The cells (bool) of a coarse copy whose mean differs from ``before``'s by more than ``CHANGE`` in some colour."""
+    b, g, r = channels(cv2.absdiff(coarse, before))
+    changed: NDArray[Any] = cv2.max(b, cv2.max(g, r)) > CHANGE  # OpenCV's max: 20 times quicker than NumPy's
+    return changed
 
 
 def cell_side(shrink: float) -> int:

@@ -16,7 +16,7 @@
   read right is also given by the size of the cards' indices (``SIZE_BANDS``), which is what a camera's height
   and resolution set (``vision.cards.CLEAR_INDEX``).
 - Real photos of every rank (``--photos``, ``real-cards-cardcounter``'s test split, rank and suit), by kind of
-  photo and by rank, as labelled and with ``PHOTO_ERRATA`` corrected; the black deck read as named dark and
+  photo and by rank, as labelled and corrected (``PHOTO_ERRATA``, ``PHOTO_MISSING``); the black deck read as named dark and
   as not named (``photo_accuracy``).
 - Speed: ``read_cards`` on the busiest 1280x720 synthetic tables (20 to 30 cards) and on the real photos, on
   one core (``cv2.setNumThreads(1)``, one BLAS thread): CPU time a frame (the one-core figure on a shared
@@ -197,6 +197,33 @@ the corner labelled Q♦ shows "2" over a diamond, and is the other corner of th
 across its body (two diamonds between them). ``WIN_20240627_17_15_49_Pro.jpg``: the queen labelled Q♠ has a
 three-lobed club at her corner and beside her, as the kings of clubs in that photo have, where its kings of spades
 have pointed spades."""
+PHOTO_MISSING: dict[str, tuple[tuple[str, photos.Box], ...]] = {
+    "IMG_20220921_193954.jpg": (("AC", (0.736, 0.149, 0.130, 0.144)),),
+    "IMG_20220921_194856.jpg": (("QC", (0.030, 0.028, 0.060, 0.056)), ("7C", (0.405, 0.044, 0.072, 0.083)),
+                                ("AC", (0.815, 0.079, 0.058, 0.064))),
+    "WIN_20240627_17_15_49_Pro.jpg": (("JS", (0.025, 0.632, 0.050, 0.118)),),
+    "WIN_20240627_17_16_00_Pro.jpg": (("JS", (0.025, 0.631, 0.050, 0.120)),),
+}
+"""Cards of ``real-cards-cardcounter``'s test split, colour photos of light-faced decks, that its labels leave
+out (file -> (code, ``photos.Box`` of the index corner it shows)), each checked by eye: every one lies across the
+photo's edge with one index corner inside it. ``IMG_20220921_193954.jpg``: an ace of clubs across the top edge,
+its lower corner ("A" over a club) in view. ``IMG_20220921_194856.jpg``: three cards across the top edge, their
+lower corners in view: a queen of clubs in the top-left corner, a seven of clubs and an ace of clubs.
+``WIN_20240627_17_15_49_Pro.jpg`` and ``WIN_20240627_17_16_00_Pro.jpg`` (two shots of one table): a jack of
+spades across the left edge, "J" over a pointed spade. The figures with the labels corrected count them."""
+
+
+def corrected_photo(photo: photos.Photo) -> photos.Photo:
+    """``photo`` with its wrong labels corrected (``PHOTO_ERRATA``) and the cards its labels leave out added
+    (``PHOTO_MISSING``).
+
+    >>> corrected_photo(photos.Photo("IMG_20220921_194856.jpg", "phone", "test", (("4D", (0.5, 0.5, 0.1, 0.1)),))).codes
+    ['4D', 'QC', '7C', 'AC']
+    >>> corrected_photo(photos.Photo("IMG_7768.jpg", "iphone", "test", (("QC", (0.5, 0.5, 0.1, 0.1)),))).codes
+    ['AC']
+    """
+    boxes = tuple((PHOTO_ERRATA.get((photo.name, code), code), box) for code, box in photo.boxes)
+    return replace(photo, boxes=boxes + PHOTO_MISSING.get(photo.name, ()))
 
 
 def near_outline(seen: CardSighting, point: tuple[float, float]) -> bool:
@@ -251,13 +278,16 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
     counts: Counter[str] = Counter()
     for photo in photos.photos(data, split):
         image = photos.image(data, photo)
-        fixed = replace(photo, boxes=tuple((PHOTO_ERRATA.get((photo.name, c), c), box) for c, box in photo.boxes))
+        fixed = corrected_photo(photo)
         readings: list[tuple[str, Faces]] = [(photo.group, "light")] if photo.group != "dark" else [("dark", "dark"), ("dark-as-light", "light")]
         for group, faces in readings:
             seen = read_cards(image, faces)
             fared, extra = photo_outcomes(seen, photo, image.shape[1], image.shape[0])
             counts[f"{group} phantom"] += extra
-            for fixed_result, _ in photo_outcomes(seen, fixed, image.shape[1], image.shape[0])[0].values():
+            fixed_fared, fixed_extra = photo_outcomes(seen, fixed, image.shape[1], image.shape[0])
+            counts[f"{group} corrected phantom"] += fixed_extra
+            for fixed_result, _ in fixed_fared.values():
+                counts[f"{group} corrected labelled"] += 1
                 counts[f"{group} corrected {fixed_result}"] += 1
             for result, _ in fared.values():
                 counts[f"{group} labelled"] += 1
@@ -491,7 +521,7 @@ def main() -> None:
     if (args.photos / "boxes.json").exists():
         counts = photo_accuracy(args.photos)
         print(f"real photos, {args.photos.name} test split (rank and suit; correct / wrong / unknown / missed, phantoms "
-              "are sightings no label claims), as labelled and with the PHOTO_ERRATA corrected:")
+              "are sightings no label claims), as labelled and corrected (PHOTO_ERRATA, PHOTO_MISSING):")
         light: Counter[str] = Counter()
         for key, n in counts.items():
             if key.split(" ", 1)[0] in photos.COLOUR_LIGHT:
@@ -501,8 +531,9 @@ def main() -> None:
             name = "colour, light faces" if group == "colour" else f"  {group}" if group in photos.COLOUR_LIGHT else group
             print(f"  {name:22s} {tally[f'{group} labelled']:4d} cards: "
                   + ", ".join(share(tally, f"{group} {r}", f"{group} labelled") for r in ("correct", "wrong", "unknown", "missed"))
-                  + f", phantoms {tally[f'{group} phantom']}; corrected: "
-                  + ", ".join(share(tally, f"{group} corrected {r}", f"{group} labelled") for r in ("correct", "wrong")))
+                  + f", phantoms {tally[f'{group} phantom']}; corrected, {tally[f'{group} corrected labelled']} cards: "
+                  + ", ".join(share(tally, f"{group} corrected {r}", f"{group} corrected labelled") for r in ("correct", "wrong"))
+                  + f", phantoms {tally[f'{group} corrected phantom']}")
         print("  by rank (colour, light faces), correct of labelled: "
               + ", ".join(f"{r} {counts[f'rank {r} correct']}/{counts[f'rank {r} labelled']}" for r in "A23456789TJQK"))
         print("  read wrong (label > read): " + (", ".join(f"{k[6:]} x{v}" for k, v in sorted(counts.items())

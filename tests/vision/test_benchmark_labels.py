@@ -1,10 +1,12 @@
-"""The card-vision benchmark's corrections to the real photos' labels (``benchmarks.card_vision.LABEL_ERRATA``)."""
+"""The card-vision benchmark's corrections to the real photos' labels (``benchmarks.card_vision.LABEL_ERRATA``,
+``PHOTO_ERRATA`` and ``PHOTO_MISSING``)."""
 
 import doctest
 
 import pytest
 
 from benchmarks import card_vision
+from tools.cards import photos
 
 
 def test_doctests_of_the_card_vision_benchmark():
@@ -21,3 +23,17 @@ def test_each_erratum_names_a_labelled_card_and_changes_its_rank():
     for key, rank in card_vision.LABEL_ERRATA.items():
         assert key in labelled, key  # the data set still holds that card, in that box
         assert labelled[key] != rank, key  # and still labels it otherwise
+
+
+def test_each_photo_erratum_names_a_labelled_card_and_each_missing_card_an_unlabelled_one():
+    if not (photos.DATA / "boxes.json").exists():
+        pytest.skip(f"real card photos are absent ({photos.DATA})")
+    by_name = {photo.name: photo for photo in photos.photos(photos.DATA)}
+    for (name, code), card in card_vision.PHOTO_ERRATA.items():
+        assert code in by_name[name].codes and card != code, (name, code)
+    for name, cards in card_vision.PHOTO_MISSING.items():
+        photo = by_name[name]
+        assert photo.split == "test" and photo.group in photos.COLOUR_LIGHT, name  # where the figures count it
+        for code, (cx, cy, w, h) in cards:
+            assert code not in photo.codes, (name, code)  # still left out by the labels
+            assert 0 <= cx - w / 2 < cx + w / 2 <= 1 and 0 <= cy - h / 2 < cy + h / 2 <= 1, (name, code)

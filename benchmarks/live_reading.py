@@ -2,10 +2,12 @@
 ``read_cards`` on every frame whole: CPU ms a frame on one core, the cards each misread against what lies on
 the table (``device.demo.recording.misreads``), and the frames where the two readers differ.
 
-Two streams, each frame with fresh camera noise (a standard deviation of ``--noise`` levels in every channel):
-- the demo's five recordings, as the kiosk plays them (771 frames: cards laid, moved and gathered);
+Three streams, each frame with fresh camera noise (a standard deviation of ``--noise`` levels in every channel):
+- the demo's five recordings, as the kiosk plays them (833 frames: cards laid, moved and gathered);
 - a 30-card table dealt a card at a time onto a four-seat grid, three still frames after each card, and a
-  hand passing over the table after every tenth card.
+  hand jumping across the table and back (a third of it a frame) after every tenth card;
+- a 30-card table with a hand gliding across it slowly and back quickly (20 and 60 of the demo's pixels a
+  frame), as a hand moves over a real table.
 
 ``--size`` sets the camera's resolution: the same tables as a camera of that many pixels sees them (the cards
 drawn at that resolution from the deck's faces; at 2304x1296, the Pi camera's stream, indices of about 28 px

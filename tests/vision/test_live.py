@@ -106,9 +106,10 @@ def test_a_hand_at_rest_over_a_card_drops_it_until_it_leaves(table: Stage) -> No
     assert sorted(s.code for s in live(camera(table.image(), rng))) == ["5D", "QS", "TH"] and live.read_share > 0.0
 
 
-def test_a_corner_hidden_when_a_card_is_laid_over_it_is_read_again_once_in_view(table: Stage) -> None:
-    """A hand passing over one of the queen's corners while a card is laid over her: that corner, hidden when the
-    card called for reading it again, is read again once the hand has gone, and she is not given."""
+def test_a_card_laid_beside_a_passing_hand_is_read_once_the_hand_has_gone(table: Stage) -> None:
+    """A hand passing over one of the queen's corners while a card is laid over her: the card's cells beside the
+    hand pass with it, unread and held as they were, so once the hand has gone they are read, and she is not
+    given."""
     live, rng = LiveReader(), np.random.default_rng(7)
     live(camera(table.image(), rng))
     queen = next(c for c in read_corners(table.image()) if c.card is not None and c.card.code == "QS")

@@ -99,9 +99,16 @@ read index's pip paired with some other mark (a big pip, a hidden rank): one pip
 2 of the benchmark's 3 synthetic phantoms, and 2 phantom unknowns on 1,000 validation scenes, no other card."""
 SAME_CORNER = 0.7
 """Two reads whose rank marks lie closer than this many times the larger scale are reads of one corner."""
+BESIDE_INSET = 0.6
+"""How far in from its card's side and top a rank mark whose suit is printed beside it lies, in index units (a
+rank's size is 0.8 of one there: ``corners.BESIDE_SCALE``): such a card is placed by the two marks, as wide as
+they lie apart and an inset each side, in a playing card's proportions."""
 Faces = Literal["light", "dark"]
 """What a deck's faces are: dark print on light paper (nearly every deck), or light print on dark paper (a black
 deck with gold and silver print): read as its ``negative``."""
+Layout = Literal["below", "beside"]
+"""How a deck prints its index: the suit below the rank (nearly every deck), or beside it across the card's top
+(one index a card, rank top left and suit top right)."""
 FACES: tuple[Faces, ...] = get_args(Faces)
 DETAIL_INDEX = 24.0
 """Index size (pixels from rank mark to suit mark) a frame larger than ``MAX_SIDE`` is read at, from its full
@@ -148,11 +155,12 @@ class Corner:
     p_rank: NDArray[Any] | None = None  # rank probabilities, one row per read (first, re-reads); the expert's if asked
     p_suit: NDArray[Any] | None = None  # and its suit probabilities
     sure_at: float = READ_SURE  # how surely its reads must read a card: EXPERT_SURE where they are the expert's
+    across: float = 0.0  # pixels from the rank mark to a suit printed beside it, across the card's top (0: below)
 
     @property
     def suit(self) -> NDArray[Any]:
-        """The suit mark centre (``scale`` along ``down`` from the rank mark)."""
-        out: NDArray[Any] = self.rank + self.down * self.scale
+        """The suit mark centre (``scale`` along ``down`` from the rank mark, or ``across`` right of it)."""
+        out: NDArray[Any] = self.rank + (_right(self.down) * self.across if self.across else self.down * self.scale)
         return out
 
     @property
@@ -161,13 +169,18 @@ class Corner:
         out: NDArray[Any] = self.rank + self.down * (self.scale / 2)
         return out
 
+    def repeats(self, other: Corner) -> bool:
+        """Whether this is a read of ``other``'s corner (``same_corner``) as an index of its layout (a suit below its
+        rank or beside it: ``_one_layout`` chooses between the two once the whole table is read)."""
+        return bool(same_corner(self.rank, self.scale, other.rank, other.scale)) and bool(self.across) == bool(other.across)
+
     def moved(self, offset: tuple[float, float]) -> Corner:
         """The same corner read in a crop whose top-left lies at ``offset`` in the frame."""
         return replace(self, rank=self.rank + np.asarray(offset, float))
 
     def enlarged(self, factor: float) -> Corner:
         """The same corner read in a copy of the frame scaled by ``1 / factor``."""
-        return replace(self, rank=self.rank * factor, scale=self.scale * factor)
+        return replace(self, rank=self.rank * factor, scale=self.scale * factor, across=self.across * factor)
 
 
 def read_cards(frame: NDArray[Any], faces: Faces = "light") -> list[CardSighting]:
@@ -188,7 +201,7 @@ def read_frame(full: NDArray[Any], shrink: float, faces: Faces = "light") -> tup
     found, colour = read_corners(image), in_colour(image)
     zoom = detail_zoom(found, shrink)
     if zoom > shrink:
-        return read_tiled(face_up(at_scale(full, zoom), faces)), zoom, colour
+        return read_tiled(face_up(at_scale(full, zoom), faces), table_layout(found)), zoom, colour
     return found, shrink, colour
 
 
@@ -211,10 +224,10 @@ def detail_zoom(found: list[Corner], shrink: float) -> float:
     return zoom if zoom > 1.25 * shrink else shrink
 
 
-def read_tiled(image: NDArray[Any]) -> list[Corner]:
-    """``read_corners`` of an image of any size, in tiles of ``TILE`` pixels overlapping by ``TILE_OVERLAP``:
-    each corner is taken from the tile whose middle part (up to halfway across each overlap) holds its rank
-    mark, so a corner is read whole and once.
+def read_tiled(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
+    """``read_corners`` of an image of any size (in the table's ``layout``, where known), in tiles of ``TILE``
+    pixels overlapping by ``TILE_OVERLAP``: each corner is taken from the tile whose middle part (up to halfway
+    across each overlap) holds its rank mark, so a corner is read whole and once.
 
     >>> read_tiled(np.full((1500, 3000, 3), 120, np.uint8))
     []
@@ -223,7 +236,7 @@ def read_tiled(image: NDArray[Any]) -> list[Corner]:
     found: list[Corner] = []
     for y, y0, y1 in _tiles(h):
         for x, x0, x1 in _tiles(w):
-            for corner in read_corners(image[y:y + TILE, x:x + TILE]):
+            for corner in read_corners(image[y:y + TILE, x:x + TILE], layout):
                 corner = corner.moved((x, y))
                 if x0 <= corner.rank[0] < x1 and y0 <= corner.rank[1] < y1:
                     found.append(corner)
@@ -375,10 +388,32 @@ def cards_of(found: list[Corner], shrink: float = 1.0, colour: bool = True) -> l
     own coordinates; each unknown where the frame has no ``colour`` (a suit's colour not seen is not
     guessed). The corners are taken top to bottom, left to right, so the cards do not hang on the
     order they were read in (a frame read in parts gives the cards of the frame read whole)."""
+    found = _one_layout(found)
     cards = _assemble(sorted(found, key=lambda c: (float(c.rank[1]), float(c.rank[0]))), glyphs.load().geometry)
     if not colour:
         cards = [replace(c, card=None) for c in cards]
     return cards if shrink == 1.0 else [_rescale(c, 1 / shrink) for c in cards]
+
+
+def table_layout(found: list[Corner]) -> Layout | None:
+    """The layout most of a table's read corners show (``Corner.across``); None where as many show each (none read).
+
+    >>> up = np.array([0.0, 1.0])
+    >>> below, beside = Corner(Card.parse("9H"), 0.9, np.zeros(2), up, 20.0), Corner(Card.parse("8S"), 0.9, np.zeros(2), up, 20.0, across=50.0)
+    >>> table_layout([below, beside]), table_layout([below, beside, beside]), table_layout([below, below, beside])
+    (None, 'beside', 'below')
+    """
+    votes = sum(1 if c.across else -1 for c in found if c.card is not None)
+    return "beside" if votes > 0 else "below" if votes < 0 else None
+
+
+def _one_layout(found: list[Corner]) -> list[Corner]:
+    """The corners of the table's layout (``table_layout``; a suit below its rank where none is known). A table is
+    dealt from one deck, which prints its indices one way: a rank read with some other mark beside it on a table
+    of indices with their suits below (a pip, a word of a newspaper) is no card, nor is a rank read with some mark
+    below it on a table of indices with their suits beside."""
+    beside = table_layout(found) == "beside"
+    return [c for c in found if bool(c.across) == beside]
 
 
 def _as_bgr(frame: object) -> NDArray[Any] | None:
@@ -398,21 +433,33 @@ def _as_bgr(frame: object) -> NDArray[Any] | None:
     return np.ascontiguousarray(frame)
 
 
-def read_corners(image: NDArray[Any]) -> list[Corner]:
+def read_corners(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
     """The index corners in a BGR image, one per corner: read as it is and, where it holds none or large ones only,
-    halved (``HALVED``), each corner of the halved image kept where the image as it is holds none."""
-    found = read_at_scale(image)
+    halved (``HALVED``), each corner of the halved image kept where the image as it is holds none; in the table's
+    ``layout`` where it is known (``read_at_scale``)."""
+    found = read_at_scale(image, layout)
     if min(image.shape[:2]) < HALVED * MIN_SIDE or (found and np.median([c.scale for c in found]) < LARGE_INDEX):
         return found
     halved = cv2.resize(image, (image.shape[1] // HALVED, image.shape[0] // HALVED), interpolation=cv2.INTER_AREA)
-    larger = [c.enlarged(HALVED) for c in read_at_scale(halved)]
-    return found + [c for c in larger if not any(same_corner(c.rank, c.scale, f.rank, f.scale) for f in found)]
+    larger = [c.enlarged(HALVED) for c in read_at_scale(halved, layout)]
+    return found + [c for c in larger if not any(c.repeats(f) for f in found)]
 
 
-def read_at_scale(image: NDArray[Any]) -> list[Corner]:
-    """The index corners in a BGR image at the scale given, one per corner (repeated reads merged)."""
+def read_at_scale(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
+    """The index corners in a BGR image at the scale given, one per corner (repeated reads merged): those with
+    their suits below their ranks and, where the table's ``layout`` is "beside", or is not known and none of those
+    is read, those with their suits beside their ranks. One deck is read one way (``_one_layout``), so an image
+    that reads as an ordinary deck spends nothing on the other way."""
     planes = corners.Planes(image)
-    found = corners.candidates(planes)
+    below = _read(planes, corners.candidates(planes)) if layout != "beside" else []
+    if layout == "beside" or (layout is None and all(c.card is None for c in below)):
+        return below + _read(planes, corners.beside_candidates(planes), below)
+    return below
+
+
+def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner] | None = None) -> list[Corner]:
+    """``read_at_scale``'s corners of the candidates ``found`` in ``planes``: all of one layout, with their suits
+    below their ranks or, given the corners read so (``below``), beside them (``_check_beside``)."""
     if not len(found):
         return []
     reader = glyphs.load()
@@ -448,6 +495,15 @@ def read_at_scale(image: NDArray[Any]) -> list[Corner]:
         read = e_sure >= EXPERT_SURE
         now_read = unread[read]
         rank_k[now_read], suit_k[now_read], sure[now_read] = e_rank_k[read], e_suit_k[read], e_sure[read]
+    if below is not None:
+        _check_beside(found, sure, index, below)
+        # a suit beside its rank is a layout the networks were never fitted on: the reader's read stands only
+        # where the expert reads the same card as surely
+        doubt = np.flatnonzero((sure >= READ_SURE) & (sure_at == READ_SURE))
+        if reader.expert is not None and len(doubt):
+            e_rank_k, e_suit_k, e_sure, _, _ = expert_read(reader.expert, framed[doubt])
+            agree = (e_rank_k == rank_k[doubt]) & (e_suit_k == suit_k[doubt]) & (e_sure >= READ_SURE)
+            sure[doubt[~agree]] = 0.0
     order = np.argsort(-(sure + index), kind="stable")
     near = same_corner(found.rank[:, None], found.scale[:, None], found.rank[None], found.scale[None]).tolist()
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
@@ -460,15 +516,32 @@ def read_at_scale(image: NDArray[Any]) -> list[Corner]:
         if sure[i] >= READ_SURE and (rank_k[i], suit_k[i]) != (rank_k[j], suit_k[j]):
             taken[same[0]] = (j, False)  # two sure reads of one corner disagree: do not trust either
     out = []
+    across = np.hypot(*(found.suit - found.rank).T) if below is not None else np.zeros(len(found))
     for i, trusted in taken:
         if trusted and sure[i] >= READ_SURE:
             card = Card(glyphs.RANKS[rank_k[i]], glyphs.SUITS[suit_k[i]])
             out.append(Corner(card, float(sure[i]), found.rank[i], found.down[i], float(found.scale[i]),
-                              reads_rank[i], reads_suit[i], float(sure_at[i])))
+                              reads_rank[i], reads_suit[i], float(sure_at[i]), float(across[i])))
         elif index[i] >= INDEX_SURE:
             out.append(Corner(None, float(index[i]), found.rank[i], found.down[i], float(found.scale[i]),
-                              reads_rank[i], reads_suit[i], float(sure_at[i])))
+                              reads_rank[i], reads_suit[i], float(sure_at[i]), float(across[i])))
     return _own_pips(out)
+
+
+def _check_beside(found: corners.Candidates, sure: NDArray[Any], index: NDArray[Any], below: list[Corner]) -> None:
+    """Sets aside (in ``sure`` and ``index``, in place) the reads of suits beside their ranks (``found``) that another
+    read contradicts. A corner that is an index with its own suit below (``below``) is not read again with another
+    card's pip beside it; and two marks read beside each other both ways round (each the other's suit: a rank and
+    its suit, or a pip and a rank) are not read either way, so the corner is unknown."""
+    if below:
+        ranks, scales = np.array([c.rank for c in below]), np.array([c.scale for c in below])
+        taken = same_corner(found.rank[:, None], found.scale[:, None], ranks[None], scales[None]).any(axis=1)
+        sure[taken], index[taken] = 0.0, 0.0
+    read = np.flatnonzero(sure >= READ_SURE)
+    suit = found.suit
+    both_ways = (same_corner(found.rank[read, None], found.scale[read, None], suit[None, read], found.scale[None, read])
+                 & same_corner(suit[read, None], found.scale[read, None], found.rank[None, read], found.scale[None, read]))
+    sure[read[both_ways.any(axis=1)]] = 0.0
 
 
 def _own_pips(found: list[Corner]) -> list[Corner]:
@@ -577,7 +650,7 @@ def kept(sure: NDArray[Any], index: NDArray[Any]) -> NDArray[Any]:
 def _variants(found: corners.Candidates) -> corners.Candidates:
     """The candidates again, re-framed by each of ``VARIANTS`` in turn."""
     parts = [found.varied(turn, grow) for grow, turn in VARIANTS]
-    return corners.Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
+    return corners.Candidates.joined(parts)
 
 
 def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSighting]:
@@ -606,7 +679,12 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
         if i in done:
             continue
         j = partner.get(i)
-        if j is None:
+        if j is None and c.across:  # the suit across the card's top from the rank: the card is as wide as they are apart
+            card, confidence = c.card, c.confidence
+            inset = BESIDE_INSET * c.scale
+            size, index_size = (c.across + 2 * inset) * 3.5 / 2.5, c.scale
+            centre = c.rank + c.across / 2 * _right(c.down) + (size / 2 - inset) * c.down
+        elif j is None:
             card, confidence = c.card, c.confidence
             scale = c.scale if card is not None or unknown_scale is None else unknown_scale
             centre = c.rank + scale * (cx * _right(c.down) + cy * c.down)
@@ -656,10 +734,11 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
     rank = np.array([c.rank for c in found], np.float32)
     down = np.array([c.down for c in found], np.float32)
     scale = np.array([c.scale for c in found])
+    below = np.array([not c.across for c in found])  # a suit beside its rank: a deck with one index a card
     i, j = np.triu_indices(len(found), 1)
     facing = down[i, 0] * down[j, 0] + down[i, 1] * down[j, 1]
     grow = scale[j] / scale[i]
-    ok = (facing <= -0.8) & (grow > 0.6) & (grow < 1.67)
+    ok = (facing <= -0.8) & (grow > 0.6) & (grow < 1.67) & below[i] & below[j]
     i, j = i[ok], j[ok]
     axis = down[i] - down[j]
     axis /= np.hypot(axis[:, 0], axis[:, 1])[:, None]

@@ -20,6 +20,7 @@ overlapped until only a corner shows are found like lone cards:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -33,6 +34,9 @@ PATCH_W, PATCH_H = 24, 32
 """The upright patch a candidate is read from."""
 LEFT, RIGHT, TOP, BOTTOM = -1.1, 1.1, -1.0, 1.7
 """The patch's extent in units of the rank-to-suit distance, from the rank mark's centre."""
+SPLIT = 0.5
+"""Where a patch's suit part begins (scale units down from the rank mark): taken from beside the rank where
+its suit is printed there."""
 CONTEXT, CONTEXT_SPAN = 12, 5.0
 """The coarse surroundings: CONTEXT x CONTEXT samples over CONTEXT_SPAN scale units, from above-left of
 the rank mark (where a card's corner is) to below-right (into the card)."""
@@ -57,6 +61,10 @@ LEAST_SPREAD = 0.3  # the paper-to-ink spread measured against, as a share of th
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 MAX_PARTNERS = 3  # suit marks tried per rank mark
+BESIDE = (1.5, 3.5)  # a suit printed beside its rank lies this many times the rank's size away
+BESIDE_RATIO = 1.6  # and is at most this many times larger or smaller than the rank
+BESIDE_PARTNERS = 3  # suit marks beside a rank tried per rank mark
+BESIDE_SCALE = 1.25  # a rank-to-suit distance, over the rank's size, where a suit is below its rank
 CROSS_RATIO = 1.0  # the largest suit mark, over its rank mark's size, taken from a stricter ink level
 CAST = (40, 0.4)  # the whitest things' colour spread (levels, share of their brightness) that is the light's
 DIM = (160, 220)  # a frame whose whitest things are darker than the first is brightened until they are the second
@@ -65,42 +73,61 @@ MAX_GAIN = 3.0  # but at most this many times: a frame with no paper in it stays
 
 @dataclass(frozen=True, slots=True)
 class Candidates:
-    """Rank-mark centres, unit "down" vectors and scales (rank-to-suit distance) of candidate pairs."""
+    """Rank-mark centres, unit "down" vectors and scales (rank-to-suit distance) of candidate pairs, and
+    ``gap``: where a suit is printed beside its rank across the card's top (``_beside``), the image offset
+    from below the rank to that suit (the paper between is cut out of the patch); zero for a suit below."""
 
     rank: NDArray[Any]  # (n, 2) float32
     down: NDArray[Any]  # (n, 2) float32
     scale: NDArray[Any]  # (n,) float32
+    gap: NDArray[Any]  # (n, 2) float32
 
     def __len__(self) -> int:
         return len(self.scale)
 
+    @classmethod
+    def joined(cls, parts: list[Candidates]) -> Candidates:
+        """The candidates of ``parts``, one after another."""
+        return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale", "gap")))
+
+    @property
+    def beside(self) -> NDArray[Any]:
+        """Which candidates' suits are printed beside their ranks (``gap`` not zero)."""
+        out: NDArray[Any] = np.any(self.gap, axis=1)
+        return out
+
     def varied(self, turn: NDArray[Any] | float, grow: NDArray[Any] | float,
                shift: NDArray[Any] | float = 0.0) -> Candidates:
         """The candidates with "down" turned by ``turn`` radians, scales times ``grow``, rank marks
-        moved by ``shift`` (n x 2, in scale units)."""
+        moved by ``shift`` (n x 2, in scale units); a suit beside its rank stays where it is."""
         c, s = np.cos(turn), np.sin(turn)
         down = np.stack([c * self.down[:, 0] - s * self.down[:, 1], s * self.down[:, 0] + c * self.down[:, 1]], axis=1)
         scale = self.scale * grow
         rank = self.rank + np.asarray(shift) * np.asarray(scale).reshape(-1, 1)
-        return Candidates(rank.astype(np.float32), down.astype(np.float32), np.asarray(scale, np.float32))
+        suit = rank + down * np.asarray(scale).reshape(-1, 1)
+        gap = np.where(self.beside[:, None], self.suit - suit, 0.0)
+        return Candidates(rank.astype(np.float32), down.astype(np.float32), np.asarray(scale, np.float32),
+                          gap.astype(np.float32))
 
     def __getitem__(self, pick: NDArray[Any]) -> Candidates:
         """The candidates selected by an index array or mask."""
         rows = np.flatnonzero(pick) if pick.dtype == bool else pick
-        return Candidates(self.rank.take(rows, axis=0), self.down.take(rows, axis=0), self.scale[rows])  # take: quicker
+        return Candidates(self.rank.take(rows, axis=0), self.down.take(rows, axis=0), self.scale[rows],  # take: quicker
+                          self.gap.take(rows, axis=0))
 
     def by_scale(self) -> NDArray[Any]:
         """Indices of the candidates by scale, ties in order: the order they are sampled in (``feature_blocks``).
 
-        >>> Candidates(np.zeros((3, 2), np.float32), np.zeros((3, 2), np.float32), np.float32([9, 4, 9])).by_scale()
+        >>> Candidates(np.zeros((3, 2), np.float32), np.zeros((3, 2), np.float32), np.float32([9, 4, 9]),
+        ...            np.zeros((3, 2), np.float32)).by_scale()
         array([1, 0, 2])
         """
         return np.argsort(self.scale.view(np.int32), kind="stable")  # a positive float32's bits order as its values do
 
     @property
     def suit(self) -> NDArray[Any]:
-        """Each candidate's suit-mark centre (``scale`` along "down" from its rank mark)."""
-        out: NDArray[Any] = self.rank + self.down * self.scale[:, None]
+        """Each candidate's suit-mark centre (``scale`` along "down" from its rank mark, or beside it: ``gap``)."""
+        out: NDArray[Any] = self.rank + self.down * self.scale[:, None] + self.gap
         return out
 
     @property
@@ -136,6 +163,21 @@ class Planes:
             b, g, r = (_times(c, k) for c, k in zip((b, g, r), gains, strict=True))
             lo = cv2.min(b, cv2.min(g, r))
         self.sat = cv2.subtract(cv2.max(b, cv2.max(g, r)), lo)
+
+    @cached_property
+    def paper(self) -> NDArray[Any]:
+        """Card paper (1) and red ink (1) against anything else (0): ``paper_mask``."""
+        return paper_mask(self)
+
+    @cached_property
+    def marks(self) -> list[tuple[NDArray[Any], NDArray[Any]]]:
+        """The marks that may be a rank or a suit, centres (n, 2) and sizes (n,), at each ink level (``INK_DEPTHS``):
+        ink on paper (not on the table), of a glyph's size and mostly ringed by paper (``_marks``)."""
+        near_paper = cv2.dilate(self.paper, np.ones((7, 7), np.uint8))
+        depth = ink_depth(self.lo)
+        paper_sums = cv2.integral(self.paper)
+        return [_marks(cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper), paper_sums)  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
+                for share in INK_DEPTHS]
 
     @cached_property
     def pyramids(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:
@@ -209,16 +251,18 @@ def candidates(frame: NDArray[Any] | Planes) -> Candidates:
     ``_nearest_partners``): a rank's thin strokes may hold together only at the looser level, where its
     solid suit pip has already run into a neighbouring pip or the card's edge."""
     planes = frame if isinstance(frame, Planes) else Planes(frame)
-    lo = planes.lo
-    paper = paper_mask(planes)
-    near_paper = cv2.dilate(paper, np.ones((7, 7), np.uint8))  # ink on paper, not on the table
-    depth = ink_depth(lo)
-    paper_sums = cv2.integral(paper)
-    marks = [_marks(cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper), paper_sums)  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
-             for share in INK_DEPTHS]
+    marks = planes.marks
     parts = [_nearest_partners(*level) for level in marks]
     parts += [_nearest_partners(*looser, partners=stricter) for stricter, looser in zip(marks, marks[1:], strict=False)]
-    found = Candidates(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale")))
+    found = Candidates.joined(parts)
+    return found[_distinct(found)]
+
+
+def beside_candidates(frame: NDArray[Any] | Planes) -> Candidates:
+    """All pairs of a rank and a suit printed beside it, across the card's top (``_beside``), that could be an index
+    corner in a BGR frame (the marks as ``candidates`` finds them)."""
+    planes = frame if isinstance(frame, Planes) else Planes(frame)
+    found = Candidates.joined([_beside(*level, planes.paper) for level in planes.marks])
     return found[_distinct(found)]
 
 
@@ -282,7 +326,49 @@ def _nearest_partners(center: NDArray[Any], size: NDArray[Any],
     nearest[MAX_PARTNERS:] = ri[MAX_PARTNERS:] != ri[:-MAX_PARTNERS]
     by, ri = by[nearest], ri[nearest]
     dist = dist[by]
-    return Candidates(center.take(ri, axis=0), vec.take(by, axis=0) / dist[:, None], dist)
+    return Candidates(center.take(ri, axis=0), vec.take(by, axis=0) / dist[:, None], dist, np.zeros((len(ri), 2), np.float32))
+
+
+def _beside(center: NDArray[Any], size: NDArray[Any], paper: NDArray[Any]) -> Candidates:
+    """Each mark (centre, size) paired with its ``BESIDE_PARTNERS`` nearest marks of its own size (``BESIDE_RATIO``)
+    across paper, ``BESIDE`` of its size away: a suit printed beside its rank, across the card's top (a
+    rank's nearer partners are ``_nearest_partners``'). The suit is taken to lie right of the rank, so the
+    card's "down" is a quarter turn from the pair's axis; the scale is ``BESIDE_SCALE`` times the rank's
+    size, as if the suit were below it, and ``gap`` says where it is.
+
+    >>> paper = np.ones((100, 200), np.uint8)
+    >>> found = _beside(np.array([[20, 30], [80, 30]], np.float32), np.float32([20, 20]), paper)
+    >>> found.down.tolist(), found.scale.tolist(), found.gap.tolist()
+    ([[0.0, 1.0], [0.0, -1.0]], [25.0, 25.0], [[60.0, -25.0], [-60.0, 25.0]])
+    >>> paper[:, 50] = 0  # ink between them: not paired
+    >>> len(_beside(np.array([[20, 30], [80, 30]], np.float32), np.float32([20, 20]), paper))
+    0
+    """
+    if len(size) < 2:
+        return _empty()
+    ri, si = _within_reach(center, BESIDE[1] * size)
+    ratio = size[si] / size[ri]
+    vec = center[si] - center[ri]
+    dist = np.hypot(vec[:, 0], vec[:, 1])
+    ok = (ratio >= 1 / BESIDE_RATIO) & (ratio <= BESIDE_RATIO) & (dist >= BESIDE[0] * size[ri]) & (dist <= BESIDE[1] * size[ri])
+    ri, si, vec, dist = ri[ok], si[ok], vec[ok], dist[ok]
+    h, w = paper.shape
+    across = np.stack([-vec[:, 1], vec[:, 0]], axis=1) * (size[ri] / dist)[:, None]  # a rank's size, across the axis
+    for t, o in itertools.product((0.4, 0.5, 0.6), (-0.35, 0.0, 0.35)):  # nothing but paper between them
+        x, y = (np.rint(center[ri] + t * vec + o * across).astype(np.int64).T)
+        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        ok = inside & (paper[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] > 0)
+        ri, si, vec, dist, across = ri[ok], si[ok], vec[ok], dist[ok], across[ok]
+    by = np.lexsort((dist, ri))
+    ri, si, vec, dist = ri[by], si[by], vec[by], dist[by]
+    nearest = np.ones(len(ri), bool)
+    nearest[BESIDE_PARTNERS:] = ri[BESIDE_PARTNERS:] != ri[:-BESIDE_PARTNERS]
+    ri, vec, dist = ri[nearest], vec[nearest], dist[nearest]
+    right = vec / dist[:, None]
+    down = (right @ np.array([[0, 1], [-1, 0]], np.float32)).astype(np.float32)  # a quarter turn clockwise on screen
+    scale = (BESIDE_SCALE * size[ri]).astype(np.float32)
+    rank = center[ri]
+    return Candidates(rank, down, scale, (vec - down * scale[:, None]).astype(np.float32))
 
 
 def _within_reach(center: NDArray[Any], reach: NDArray[Any], among: NDArray[Any] | None = None
@@ -424,7 +510,8 @@ def _times(image: NDArray[Any], share: float) -> NDArray[Any]:
 
 
 def _empty() -> Candidates:
-    return Candidates(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
+    return Candidates(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32),
+                      np.zeros((0, 2), np.float32))
 
 
 def _ring_share(integral: NDArray[Any], x: NDArray[Any], y: NDArray[Any], bw: NDArray[Any], bh: NDArray[Any],
@@ -502,6 +589,10 @@ def _sampled_blocks(frame: NDArray[Any] | Planes, found: Candidates, points: NDA
         rows = by_scale[start:start + block]
         part = found[rows]
         xs, ys = part.to_image(points)  # the three grids' points in one product, then each grid apart
+        if (beside := np.flatnonzero(part.beside)).size:  # their suits' part of the patch is taken from beside
+            at = np.flatnonzero((points[:, 1] > SPLIT) & (np.arange(len(points)) < bounds[2]))
+            xs[np.ix_(beside, at)] += part.gap[beside, :1]
+            ys[np.ix_(beside, at)] += part.gap[beside, 1:]
         grids = [(xs[:, a:b], ys[:, a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
         yield rows, (_sample_patches(lo_pyramid, grids[0], step[rows]),
                      _sample_patches(red_pyramid, grids[1], 2 * step[rows]),

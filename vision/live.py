@@ -58,7 +58,7 @@ from vision.cards import (
     in_colour,
     read_frame,
     read_tiled,
-    same_corner,
+    table_layout,
 )
 from vision.corners import Planes, channels, paper_coloured
 from vision.observations import CardSighting
@@ -156,14 +156,15 @@ class LiveReader:
             return self._cards
         held = [c for c, again in zip(self._found, read_again, strict=True) if not again]
         found = list(held)
+        layout = table_layout(self._found)  # the deck's, once known: a crop is read that way alone
         for k in range(1, count):
             x, y, w, h = (int(v) * side for v in boxes[k, :4])
-            for corner in read_tiled(face_up(at_scale(full[y:y + h, x:x + w], scale), self.faces)):
+            for corner in read_tiled(face_up(at_scale(full[y:y + h, x:x + w], scale), self.faces), layout):
                 corner = corner.moved((x * scale, y * scale))
                 cell = _cell(corner, near.shape, at)
                 # a corner read again where nothing near it changed is the one held
                 if ((near[cell] <= widest or covered[cell]) and labels[cell] == k and not passing[cell]
-                        and not any(same_corner(corner.rank, corner.scale, c.rank, c.scale) for c in held)):
+                        and not any(corner.repeats(c) for c in held)):
                     found.append(corner)
         self.read_share = share
         self._coarse[changed] = coarse[changed]  # elsewhere, changes under CHANGE add up until they count

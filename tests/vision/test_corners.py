@@ -115,6 +115,26 @@ def test_one_pair_found_at_several_ink_levels_is_kept_once() -> None:
     assert len(pairs) == len(found)
 
 
+def test_a_suit_printed_beside_its_rank_is_sampled_as_if_below_it() -> None:
+    """A rank with its suit across paper to its right (one index a card, across its top) is a candidate whose
+    patch is that of the same rank with the suit below it: the paper between them is cut out."""
+    def corner(suit_at: tuple[int, int]) -> np.ndarray:
+        image = np.full((120, 160, 3), 40, np.uint8)
+        cv2.rectangle(image, (4, 10), (150, 115), (235, 238, 240), -1)  # paper across the whole patch
+        put_text(image, "7", (32, 42), 24, (20, 20, 20), SANS_BOLD)
+        cv2.circle(image, suit_at, 8, (20, 20, 20), -1, cv2.LINE_AA)
+        return cv2.GaussianBlur(image, (0, 0), 1.0)
+
+    found = corners.beside_candidates(corner((95, 34)))
+    at = np.flatnonzero(np.hypot(*(found.suit - (95, 34)).T) < 3)
+    assert len(at) == 1 and np.allclose(found.down[at[0]], (0, 1), atol=0.1)
+    under = found.rank[at[0]] + found.down[at[0]] * found.scale[at[0]]  # where the suit would be below the rank
+    as_below = corners.Candidates(found.rank[at], found.down[at], found.scale[at], np.zeros((1, 2), np.float32))
+    patch = corners.features(corner((95, 34)), found[at])[0, :corners.PATCH_W * corners.PATCH_H]
+    drawn = corners.features(corner((round(float(under[0])), round(float(under[1])))), as_below)
+    assert np.abs(patch - drawn[0, :corners.PATCH_W * corners.PATCH_H]).mean() < 0.03
+
+
 def test_features_are_upright_whatever_the_turn() -> None:
     image, centre = index_on_paper((20, 20, 20))
     found = corners.candidates(image)
@@ -134,9 +154,10 @@ def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
     planes = corners.Planes(image)
     n = corners._BLOCK + 90
     turn = rng.uniform(0, 2 * np.pi, n)
+    gap = np.where(rng.random((n, 1)) < 0.3, rng.normal(0, 40, (n, 2)), 0.0)  # some suits beside their ranks
     found = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
                                np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
-                               rng.uniform(2, 150, n).astype(np.float32))  # every pyramid level, mixed
+                               rng.uniform(2, 150, n).astype(np.float32), gap.astype(np.float32))  # every pyramid level, mixed
     alone = np.vstack([corners.features(planes, found[np.array([i])]) for i in range(n)])
     assert np.array_equal(corners.features(planes, found), alone)
     blocks = list(corners.feature_blocks(planes, found))
@@ -157,9 +178,10 @@ def test_a_glance_from_the_frame_is_the_glance_view_of_the_features(stride: int)
     noise = corners.Planes(cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5))
     n = stride * stride * corners._BLOCK // 4 + 90  # two blocks of glances at this stride
     turn = rng.uniform(0, 2 * np.pi, n)
+    gap = np.where(rng.random((n, 1)) < 0.3, rng.normal(0, 40, (n, 2)), 0.0)
     random = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
                                 np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
-                                rng.uniform(2, 150, n).astype(np.float32))
+                                rng.uniform(2, 150, n).astype(np.float32), gap.astype(np.float32))
     for frame, some in ((planes, found), (noise, random)):
         x, g = corners.features(frame, some), corners.glances(frame, some, stride)
         assert len(some) > 200 and g.shape == (len(some), corners.glance_features(stride))
@@ -187,7 +209,7 @@ def brute_force_partners(center: np.ndarray, size: np.ndarray) -> corners.Candid
             downs.append(vec / dist)
             scales.append(dist)
     return corners.Candidates(np.array(ranks, np.float32).reshape(-1, 2), np.array(downs, np.float32).reshape(-1, 2),
-                              np.array(scales, np.float32))
+                              np.array(scales, np.float32), np.zeros((len(scales), 2), np.float32))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -212,8 +234,9 @@ def test_nearest_partners_are_those_of_all_against_all(seed: int) -> None:
 def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:
     rng = np.random.default_rng(4)
     n = 400
+    gap = np.where(rng.random((n, 1)) < 0.3, rng.normal(0, 40, (n, 2)), 0.0)
     found = corners.Candidates(rng.uniform(-30, 300, (n, 2)).astype(np.float32), rng.normal(size=(n, 2)).astype(np.float32),
-                               rng.uniform(2, 90, n).astype(np.float32))
+                               rng.uniform(2, 90, n).astype(np.float32), gap.astype(np.float32))
     found = found[np.concatenate([np.arange(n), rng.integers(0, n, 200)])]  # repeats, suits off the frame too
     cells = np.floor(np.hstack([found.rank, found.suit]) / 3).astype(int)
     first = sorted({tuple(c): i for i, c in reversed(list(enumerate(cells.tolist())))}.values())

@@ -50,7 +50,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.cards import Card
+from scoring.cards import Card, Rank
 from vision import corners, glyphs
 from vision.observations import CardSighting
 
@@ -70,6 +70,12 @@ read did, this surely at each framing. On two sets of 400 held-out scenes (seeds
 that read 23 more cards right and 2 fewer wrong: 1600 / 6 / 131 unknown and 1576 / 15 / 147 before, 1609 / 6 /
 122 and 1590 / 13 / 136 after. The second expert was fitted as the expert was, going on from it, on the rows
 chosen by a reader trained 16 epochs further (see ``tools.cards.train``)."""
+TEN = glyphs.RANKS.index(Rank.TEN)
+"""The ten's head index. A ten the reader reads surely stands only where the expert reads the same card at
+``EXPERT_SURE``, as a suit beside its rank does (a layout neither network was fitted on): any straight stroke
+beside a rank (a card's edge, a frame) can stand for its "1". The held-out decks' queens beside a dark outline
+read as tens: 10 of 1,123 cards wrong without this rule, 2 with it. A ten that two unknown corners read together
+(``_pooled``) must be as sure."""
 VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
 FIRM = 0.9999
@@ -497,13 +503,14 @@ def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner]
         rank_k[now_read], suit_k[now_read], sure[now_read] = e_rank_k[read], e_suit_k[read], e_sure[read]
     if below is not None:
         _check_beside(found, sure, index, below)
-        # a suit beside its rank is a layout the networks were never fitted on: the reader's read stands only
-        # where the expert reads the same card as surely
-        doubt = np.flatnonzero((sure >= READ_SURE) & (sure_at == READ_SURE))
-        if reader.expert is not None and len(doubt):
-            e_rank_k, e_suit_k, e_sure, _, _ = expert_read(reader.expert, framed[doubt])
-            agree = (e_rank_k == rank_k[doubt]) & (e_suit_k == suit_k[doubt]) & (e_sure >= READ_SURE)
-            sure[doubt[~agree]] = 0.0
+    # the reader's reads that a layout or a stroke can feign (``TEN``) stand only where the expert reads the
+    # same card as surely as it reads alone; its reads stand for the reader's there (for ``_pooled``)
+    doubt = np.flatnonzero((sure >= READ_SURE) & (sure_at == READ_SURE) & ((below is not None) | (rank_k == TEN)))
+    if reader.expert is not None and len(doubt):
+        sure_at[doubt] = EXPERT_SURE
+        e_rank_k, e_suit_k, e_sure, reads_rank[doubt], reads_suit[doubt] = expert_read(reader.expert, framed[doubt])
+        agree = (e_rank_k == rank_k[doubt]) & (e_suit_k == suit_k[doubt]) & (e_sure >= EXPERT_SURE)
+        sure[doubt[~agree]] = 0.0
     order = np.argsort(-(sure + index), kind="stable")
     near = same_corner(found.rank[:, None], found.scale[:, None], found.rank[None], found.scale[None]).tolist()
     taken: list[tuple[int, bool]] = []  # (candidate, still trusted)
@@ -834,7 +841,7 @@ def _pooled(a: Corner, b: Corner) -> tuple[Card | None, float]:
     rank = np.concatenate([a.p_rank, b.p_rank])[:, :glyphs.NOT_INDEX_RANK].mean(axis=0)
     suit = np.concatenate([a.p_suit, b.p_suit])[:, :glyphs.NOT_INDEX_SUIT].min(axis=0)
     r, s = int(rank.argmax()), int(suit.argmax())
-    if rank[r] < READ_SURE or suit[s] < max(a.sure_at, b.sure_at):
+    if rank[r] < (EXPERT_SURE if r == TEN else READ_SURE) or suit[s] < max(a.sure_at, b.sure_at):
         return unsure
     return Card(glyphs.RANKS[r], glyphs.SUITS[s]), float(min(rank[r], suit[s]))
 

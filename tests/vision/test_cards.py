@@ -97,6 +97,24 @@ def test_a_deck_with_its_suit_across_the_top_from_the_rank_is_read() -> None:
     check(seen, layout, at_least=4)
 
 
+@pytest.mark.skipif(not render.CARD_FACES.exists(), reason=f"the real deck designs are not here: {render.CARD_FACES}")
+def test_a_queen_beside_a_dark_outline_is_never_read_as_a_ten() -> None:
+    """A narrow queen printed close to the card's dark outline looks like a "10": the outline its "1". The
+    reader reads such queens as tens surely; a ten stands only where the expert reads it too."""
+    rng = np.random.default_rng(0)
+    canvas = render.table(rng, (720, 1280))
+    cover = np.zeros(canvas.shape[:2], bool)
+    layout = [("QH", (200.0, 200.0), 0.0), ("QD", (520.0, 220.0), 6.0), ("QS", (860.0, 200.0), -8.0),
+              ("QC", (1120.0, 240.0), 4.0), ("TH", (300.0, 520.0), 180.0), ("TS", (700.0, 520.0), 90.0)]
+    for code, centre, angle in layout:
+        face, _ = render.deck_face("aisleriot-neoclassical", Card.parse(code))
+        quad = render.card_quad(rng, centre, float(rng.uniform(150, 200)), math.radians(angle + rng.uniform(-5, 5)))
+        render.paste(canvas, cover, face, quad, 200)
+    seen = read_cards(cv2.GaussianBlur(canvas, (0, 0), float(rng.uniform(0.6, 1.1))))
+    check(seen, layout, at_least=3, found=6)
+    assert {s.code for s in seen} >= {"TH", "TS"}
+
+
 # ------------------------------------------------------------------------------------ synthetic tables
 
 def test_lone_cards_at_any_angle_are_read_with_centres() -> None:

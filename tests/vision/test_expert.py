@@ -1,5 +1,5 @@
-"""The expert: a wider reader asked only about the corners the reader takes surely as an index but cannot
-read surely. It must never touch a corner the reader reads, and it reads a corner only when it reads it
+"""The expert: a wider reader asked about the corners the reader takes surely as an index but cannot read
+surely. It never touches a corner the reader reads but a ten (``cards.TEN``), and it reads a corner only when it reads it
 surely at every framing the reader tried (``cards.EXPERT_SURE``), or when the second expert reads the
 expert's first read so surely.
 
@@ -121,11 +121,20 @@ def test_the_second_expert_reads_a_corner_only_by_confirming_the_experts_read_at
     assert read_with(monkeypatch, frame, sure, second) == read and second.asked == 0  # the expert read them
 
 
-def test_corners_the_reader_reads_are_never_asked_about(monkeypatch: pytest.MonkeyPatch) -> None:
-    frame = lay([("9S", (400, 360), 20), ("TD", (800, 360), -35)], seed=4)
+def test_corners_the_reader_reads_are_never_asked_about_but_tens(monkeypatch: pytest.MonkeyPatch) -> None:
+    own = glyphs.load().expert
+    frame = lay([("9S", (400, 360), 20), ("4D", (800, 360), -35)], seed=4)
     expert, second = Sure((1.0, 1.0, 1.0), at_once=True), Sure((1.0, 1.0, 1.0))
     read = read_with(monkeypatch, frame, expert, second)
-    assert expert.asked == second.asked == 0 and {card for card, _, _ in read} == {Card.parse("9S"), Card.parse("TD")}
+    assert expert.asked == second.asked == 0 and {card for card, _, _ in read} == {Card.parse("9S"), Card.parse("4D")}
+    # a ten the reader reads stands only where the expert reads the same card (cards.TEN): not where it reads a king
+    frame = lay([("TD", (640, 360), -35)], seed=4)
+    committed = read_with(monkeypatch, frame, own)
+    assert committed and {card for card, _, _ in committed} == {Card.parse("TD")}
+    expert = Sure((1.0, 1.0, 1.0), at_once=True)
+    read = read_with(monkeypatch, frame, expert, second)
+    assert len(read) == len(committed) and all(card is None for card, _, _ in read)
+    assert expert.asked and second.asked == 0
 
 
 def test_the_committed_expert_reads_what_the_reader_cannot() -> None:

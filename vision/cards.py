@@ -21,7 +21,8 @@ corner is visible: alone, fanned, overlapped in a meld, at any angle.
    a wider network) at the same framings, and read if it reads it surely at each (``EXPERT_SURE``), or if
    the second expert (``glyphs.Reader.second``, trained apart) reads the expert's first read so surely;
    otherwise it is reported as unknown (``card`` None), never guessed; anything less sure is dropped, so
-   backs, chips and wood grain give no card at all.
+   backs, chips and wood grain give no card at all. A ten the reader reads stands only where the expert
+   reads it too (``TEN``): a straight stroke beside a rank can pass for its "1".
 
 A deck with dark faces (light print on black paper) is read as its ``negative`` (``faces="dark"``): the reader
 knows dark print on light paper only, and a frame cannot be read both ways in the time of one.

@@ -156,7 +156,7 @@ class Planes:
         gain = exposure(white)
         if gain > 1:  # a dim frame is read as if brightened: paper is told from ink by how bright it is
             b, g, r, lo = (_times(c, gain) for c in (b, g, r, lo))
-            white = np.minimum(white * gain, 255)
+            white = white * gain  # not clipped: the light's colour is taken from what each channel would read
         self.lo, self.red = lo, cv2.subtract(r, cv2.max(g, b))
         gains = white_gains(white)
         if gains is not None:  # the spread is measured as if the light were white

@@ -97,6 +97,20 @@ def test_an_index_on_dim_paper_is_a_candidate() -> None:
     assert has_pair_at(corners.candidates(dim), centre)
 
 
+def test_an_index_on_dim_paper_under_a_coloured_light_is_a_candidate() -> None:
+    # a dim frame whose whitest thing is a warm spot on wood: brightened, its red would pass 255; the light's
+    # colour is taken before that, so the card's cream paper still counts as paper
+    image = np.full((120, 160, 3), (60, 80, 120), np.uint8)
+    image[:, 130:] = (113, 124, 163)  # the spot, the frame's whitest thing
+    cv2.rectangle(image, (10, 10), (120, 115), (92, 101, 128), -1)
+    put_text(image, "K", (22, 42), 24, (15, 15, 20), SANS_BOLD)
+    cv2.circle(image, (30, 56), 6, (15, 15, 20), -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    assert corners.exposure(corners.whitest(image, image.min(axis=2))) > 1.5
+    assert corners.Planes(image).paper[80:110, 60:110].mean() > 0.9
+    assert has_pair_at(corners.candidates(image), (30.0, 34.0))
+
+
 def test_a_well_lit_frame_is_read_as_it_is() -> None:
     image, _ = index_on_paper((20, 20, 20))
     assert corners.exposure(corners.whitest(image, image.min(axis=2))) == 1.0

@@ -44,6 +44,7 @@ TypeError: a frame is a numpy array (BGR image), not str
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
@@ -52,7 +53,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card, Rank
-from vision import corners, glyphs
+from vision import corners, glyphs, knockouts
 from vision.observations import CardSighting
 
 READ_SURE = 0.75
@@ -110,12 +111,16 @@ BESIDE_INSET = 0.6
 """How far in from its card's side and top a rank mark whose suit is printed beside it lies, in index units (a
 rank's size is 0.8 of one there: ``corners.BESIDE_SCALE``): such a card is placed by the two marks, as wide as
 they lie apart and an inset each side, in a playing card's proportions."""
+INSIDE_CARD = 2.5
+"""A card whose rank is knocked out of a big suit shape in its middle is placed about that shape, this many times as
+tall: the middle suit of such a deck spans about 0.4 of the card."""
 Faces = Literal["light", "dark"]
 """What a deck's faces are: dark print on light paper (nearly every deck), or light print on dark paper (a black
 deck with gold and silver print): read as its ``negative``."""
-Layout = Literal["below", "beside"]
-"""How a deck prints its index: the suit below the rank (nearly every deck), or beside it across the card's top
-(one index a card, rank top left and suit top right)."""
+Layout = Literal["below", "beside", "inside"]
+"""How a deck prints its index: the suit below the rank (nearly every deck), beside it across the card's top
+(one index a card, rank top left and suit top right), or the rank knocked out of a solid suit shape
+(``vision.knockouts``: read from the big one in the card's middle)."""
 FACES: tuple[Faces, ...] = get_args(Faces)
 DETAIL_INDEX = 24.0
 """Index size (pixels from rank mark to suit mark) a frame larger than ``MAX_SIDE`` is read at, from its full
@@ -163,6 +168,12 @@ class Corner:
     p_suit: NDArray[Any] | None = None  # and its suit probabilities
     sure_at: float = READ_SURE  # how surely its reads must read a card: EXPERT_SURE where they are the expert's
     across: float = 0.0  # pixels from the rank mark to a suit printed beside it, across the card's top (0: below)
+    shape: float = 0.0  # the size in pixels of the suit shape the rank was knocked out of (0: printed in ink)
+
+    @property
+    def layout(self) -> Layout:
+        """How the index read here is printed (``Layout``)."""
+        return "inside" if self.shape else "beside" if self.across else "below"
 
     @property
     def suit(self) -> NDArray[Any]:
@@ -179,7 +190,7 @@ class Corner:
     def repeats(self, other: Corner) -> bool:
         """Whether this is a read of ``other``'s corner (``same_corner``) as an index of its layout (a suit below its
         rank or beside it: ``_one_layout`` chooses between the two once the whole table is read)."""
-        return bool(same_corner(self.rank, self.scale, other.rank, other.scale)) and bool(self.across) == bool(other.across)
+        return bool(same_corner(self.rank, self.scale, other.rank, other.scale)) and self.layout == other.layout
 
     def moved(self, offset: tuple[float, float]) -> Corner:
         """The same corner read in a crop whose top-left lies at ``offset`` in the frame."""
@@ -187,7 +198,8 @@ class Corner:
 
     def enlarged(self, factor: float) -> Corner:
         """The same corner read in a copy of the frame scaled by ``1 / factor``."""
-        return replace(self, rank=self.rank * factor, scale=self.scale * factor, across=self.across * factor)
+        return replace(self, rank=self.rank * factor, scale=self.scale * factor, across=self.across * factor,
+                       shape=self.shape * factor)
 
 
 def read_cards(frame: NDArray[Any], faces: Faces = "light") -> list[CardSighting]:
@@ -403,15 +415,18 @@ def cards_of(found: list[Corner], shrink: float = 1.0, colour: bool = True) -> l
 
 
 def table_layout(found: list[Corner]) -> Layout | None:
-    """The layout most of a table's read corners show (``Corner.across``); None where as many show each (none read).
+    """The layout most of a table's read corners show (``Corner.layout``); None where two show it as often (none read).
 
     >>> up = np.array([0.0, 1.0])
     >>> below, beside = Corner(Card.parse("9H"), 0.9, np.zeros(2), up, 20.0), Corner(Card.parse("8S"), 0.9, np.zeros(2), up, 20.0, across=50.0)
-    >>> table_layout([below, beside]), table_layout([below, beside, beside]), table_layout([below, below, beside])
+    >>> inside = Corner(Card.parse("7D"), 0.9, np.zeros(2), up, 20.0, shape=90.0)
+    >>> table_layout([below, beside]), table_layout([below, beside, beside]), table_layout([below, below, beside, inside])
     (None, 'beside', 'below')
+    >>> table_layout([inside, below, inside]), table_layout([])
+    ('inside', None)
     """
-    votes = sum(1 if c.across else -1 for c in found if c.card is not None)
-    return "beside" if votes > 0 else "below" if votes < 0 else None
+    votes = Counter(c.layout for c in found if c.card is not None).most_common(2)
+    return votes[0][0] if votes and (len(votes) == 1 or votes[0][1] > votes[1][1]) else None
 
 
 def _one_layout(found: list[Corner]) -> list[Corner]:
@@ -419,8 +434,8 @@ def _one_layout(found: list[Corner]) -> list[Corner]:
     dealt from one deck, which prints its indices one way: a rank read with some other mark beside it on a table
     of indices with their suits below (a pip, a word of a newspaper) is no card, nor is a rank read with some mark
     below it on a table of indices with their suits beside."""
-    beside = table_layout(found) == "beside"
-    return [c for c in found if bool(c.across) == beside]
+    layout = table_layout(found) or "below"
+    return [c for c in found if c.layout == layout]
 
 
 def _as_bgr(frame: object) -> NDArray[Any] | None:
@@ -453,20 +468,52 @@ def read_corners(image: NDArray[Any], layout: Layout | None = None) -> list[Corn
 
 
 def read_at_scale(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
-    """The index corners in a BGR image at the scale given, one per corner (repeated reads merged): those with
-    their suits below their ranks and, where the table's ``layout`` is "beside", or is not known and none of those
-    is read, those with their suits beside their ranks. One deck is read one way (``_one_layout``), so an image
-    that reads as an ordinary deck spends nothing on the other way."""
+    """The index corners in a BGR image at the scale given, one per corner (repeated reads merged), in the table's
+    ``layout`` where it is known. Where it is not: those with their suits below their ranks; where none of those is
+    read, those with their suits beside their ranks too; and where neither way finds so much as an unknown index, the
+    ranks knocked out of suit shapes (``_inside``). One deck is read one way (``_one_layout``), so an image that
+    reads as an ordinary deck spends nothing on the other ways, nor one whose indices are there but unreadable."""
     planes = corners.Planes(image)
-    below = _read(planes, corners.candidates(planes)) if layout != "beside" else []
-    if layout == "beside" or (layout is None and all(c.card is None for c in below)):
-        return below + _read(planes, corners.beside_candidates(planes), below)
-    return below
+    found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
+    if layout == "beside" or (layout is None and all(c.card is None for c in found)):
+        found += _read(planes, corners.beside_candidates(planes), found, confirm=True)
+    if layout == "inside" or (layout is None and not found):
+        found += _inside(planes)
+    return found
 
 
-def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner] | None = None) -> list[Corner]:
+def _inside(planes: corners.Planes) -> list[Corner]:
+    """The corners of ranks knocked out of suit shapes in ``planes`` (``knockouts.sheet``), each read at the turns
+    it is redrawn at: a shape read as one card at every turn it reads at is that card, read as two it is
+    unknown, read at none it is no corner. A 6 or a 9 is unknown too: turned over, each is the other, and which way
+    up the shape lies its suit, shrunk, may not tell (a 9 of hearts upside down has read as a 6 of diamonds). The
+    reader was never fitted on such shapes, so its reads stand only where the expert reads them too."""
+    sheet = knockouts.sheet(planes)
+    if not len(sheet.found):
+        return []
+    reads: dict[int, list[tuple[int, Corner]]] = {}
+    for corner in _read(corners.Planes(sheet.image), sheet.found, confirm=True):
+        at = sheet.at(corner.rank)
+        reads.setdefault(int(sheet.which[at]), []).append((at, corner))
+    out = []
+    for turns in reads.values():
+        read = [(at, c) for at, c in turns if c.card is not None]
+        if not read:
+            continue
+        at, surest = max(read, key=lambda r: r[1].confidence)
+        card = surest.card if len({c.card for _, c in read}) == 1 else None
+        if card is not None and card.rank in (Rank.SIX, Rank.NINE):
+            card = None
+        out.append(replace(surest, card=card, rank=sheet.frame.rank[at], down=sheet.frame.down[at],
+                           scale=float(sheet.frame.scale[at]), shape=float(sheet.shape[at])))
+    return out
+
+
+def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner] | None = None,
+          confirm: bool = False) -> list[Corner]:
     """``read_at_scale``'s corners of the candidates ``found`` in ``planes``: all of one layout, with their suits
-    below their ranks or, given the corners read so (``below``), beside them (``_check_beside``)."""
+    below their ranks or, given the corners read so (``below``), beside them (``_check_beside``). Where the layout
+    is one the networks were never fitted on (``confirm``), every read stands only where the expert reads it too."""
     if not len(found):
         return []
     reader = glyphs.load()
@@ -506,7 +553,7 @@ def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner]
         _check_beside(found, sure, index, below)
     # the reader's reads that a layout or a stroke can feign (``TEN``) stand only where the expert reads the
     # same card as surely as it reads alone; its reads stand for the reader's there (for ``_pooled``)
-    doubt = np.flatnonzero((sure >= READ_SURE) & (sure_at == READ_SURE) & ((below is not None) | (rank_k == TEN)))
+    doubt = np.flatnonzero((sure >= READ_SURE) & (sure_at == READ_SURE) & (confirm | (rank_k == TEN)))
     if reader.expert is not None and len(doubt):
         sure_at[doubt] = EXPERT_SURE
         e_rank_k, e_suit_k, e_sure, reads_rank[doubt], reads_suit[doubt] = expert_read(reader.expert, framed[doubt])
@@ -692,6 +739,9 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
             inset = BESIDE_INSET * c.scale
             size, index_size = (c.across + 2 * inset) * 3.5 / 2.5, c.scale
             centre = c.rank + c.across / 2 * _right(c.down) + (size / 2 - inset) * c.down
+        elif j is None and c.shape:  # a rank knocked out of the big suit shape in the card's middle
+            card, confidence = c.card, c.confidence
+            centre, size, index_size = c.rank, INSIDE_CARD * c.shape, c.scale
         elif j is None:
             card, confidence = c.card, c.confidence
             scale = c.scale if card is not None or unknown_scale is None else unknown_scale
@@ -742,7 +792,7 @@ def _corner_pairs(found: list[Corner], cx: float, cy: float, height: float) -> l
     rank = np.array([c.rank for c in found], np.float32)
     down = np.array([c.down for c in found], np.float32)
     scale = np.array([c.scale for c in found])
-    below = np.array([not c.across for c in found])  # a suit beside its rank: a deck with one index a card
+    below = np.array([c.layout == "below" for c in found])  # the other layouts give one corner a card
     i, j = np.triu_indices(len(found), 1)
     facing = down[i, 0] * down[j, 0] + down[i, 1] * down[j, 1]
     grow = scale[j] / scale[i]

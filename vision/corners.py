@@ -276,7 +276,7 @@ def _marks(ink: NDArray[Any], paper_sums: NDArray[Any]) -> tuple[NDArray[Any], N
     keep = (size >= MIN_MARK) & (size <= 0.12 * min(h, w) + 10) & (area >= 0.12 * bw * bh) & (area >= 14)
     keep &= (np.minimum(bw, bh) >= 2)
     ids = np.nonzero(keep)[0]  # the paper around is measured only for marks of a glyph's size and shape
-    ids = ids[_ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
+    ids = ids[ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
     return centroids[1:][ids].astype(np.float32), size[ids]
 
 
@@ -514,7 +514,7 @@ def _empty() -> Candidates:
                       np.zeros((0, 2), np.float32))
 
 
-def _ring_share(integral: NDArray[Any], x: NDArray[Any], y: NDArray[Any], bw: NDArray[Any], bh: NDArray[Any],
+def ring_share(integral: NDArray[Any], x: NDArray[Any], y: NDArray[Any], bw: NDArray[Any], bh: NDArray[Any],
                 size: NDArray[Any]) -> NDArray[Any]:
     """The share of paper in a band around each box (x, y, bw, bh), a third of its size wide (``integral``:
     the paper mask's integral image)."""

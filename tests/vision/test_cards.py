@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.cards import Card, Rank
+from scoring.cards import DECK, Card, Rank
 from tools.cards import render
 from vision.cards import (
     CLEAR_INDEX,
@@ -95,6 +95,43 @@ def test_a_deck_with_its_suit_across_the_top_from_the_rank_is_read() -> None:
         render.paste(canvas, cover, across_the_top(code), render.card_quad(rng, centre, 240, math.radians(angle)), 200)
     seen = read_cards(cv2.GaussianBlur(canvas, (0, 0), 0.7))
     check(seen, layout, at_least=4)
+
+
+def knocked_out(code: str, font: str = "FreeSans", style: int = 0) -> np.ndarray:
+    """A face whose rank is left light inside a big solid suit shape in its middle (as some modern decks print it),
+    with no other index; drawn here in a font and suit style the reader was never fitted on."""
+    card = Card.parse(code)
+    face = np.full((render.FACE_H, render.FACE_W, 3), 242, np.uint8)
+    ink = (40, 40, 220) if card.suit.red else (50, 50, 50)
+    render._stamp(face, render.drawn_suit(card.suit, style), (35, 85, 180, 180), ink)
+    rank = render.glyph(font, "10" if card.rank is Rank.TEN else card.rank.label)
+    height = 62
+    width = height * rank.shape[1] / rank.shape[0]
+    render._stamp(face, rank, (125 - width / 2, 160 - height / 2, width, height), (242, 242, 242))
+    return face
+
+
+def test_a_deck_with_its_rank_knocked_out_of_a_big_suit_is_read() -> None:
+    """The rank left light inside a big suit shape is redrawn as an ordinary index and read: over three tables of six
+    such cards, in fonts the reader was never fitted on, most are read; a 6 or a 9 is unknown (turned over, each is
+    the other); nothing is read wrong, and nothing is seen that is not there."""
+    read = readable = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        canvas = render.table(rng, (720, 1280))
+        cover = np.zeros(canvas.shape[:2], bool)
+        codes = [str(c) for c in rng.choice([card.code for card in DECK], 6, replace=False)]
+        layout = [(code, (220.0 + 420 * (k % 3), 190.0 + 340 * (k // 3)), float(rng.uniform(0, 360)))
+                  for k, code in enumerate(codes)]
+        for code, centre, angle in layout:
+            face = knocked_out(code, str(rng.choice(HELD_OUT)), int(rng.integers(1000)))
+            render.paste(canvas, cover, face, render.card_quad(rng, centre, 240, math.radians(angle)), 200)
+        seen = read_cards(cv2.GaussianBlur(canvas, (0, 0), 0.8))
+        check(seen, layout, at_least=0)
+        assert not any(s.code[0] in "69" for s in seen if s.card is not None)
+        read += sum(s.card is not None for s in seen)
+        readable += sum(code[0] not in "69" for code in codes)
+    assert read >= readable / 2, f"{read} of {readable} read"
 
 
 @pytest.mark.skipif(not render.CARD_FACES.exists(), reason=f"the real deck designs are not here: {render.CARD_FACES}")

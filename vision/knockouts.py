@@ -135,8 +135,8 @@ def _mirror_miss(fill: NDArray[Any], turn: float) -> float:
     side = 48
     h, w = fill.shape
     big = max(h, w)
-    square = cv2.copyMakeBorder(fill.astype(np.float32), (big - h) // 2, big - h - (big - h) // 2, (big - w) // 2,
-                                big - w - (big - w) // 2, cv2.BORDER_CONSTANT, value=0)
+    square = np.pad(fill.astype(np.float32), (((big - h) // 2, big - h - (big - h) // 2),
+                                              ((big - w) // 2, big - w - (big - w) // 2)))
     small = cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA)
     ys, xs = np.nonzero(small > 0.5)
     centre = (float(xs.mean()), float(ys.mean())) if len(xs) else (side / 2, side / 2)
@@ -182,7 +182,7 @@ def shapes(planes: corners.Planes) -> list[Shape]:
             if corners.ring_share(paper_sums, *box)[0] < corners.PAPER_SHARE:  # on a card, not in a table's grain
                 continue
             fill = np.zeros((bh, bw), np.uint8)
-            cv2.drawContours(fill, [contour - np.array([x - x0, y - y0])], -1, 1, -1)
+            cv2.drawContours(fill, [contour - np.array([x - x0, y - y0])], -1, (1,), -1)
             shape = _knocked_out(fill, fill & (1 - ink[y:y + bh, x:x + bw]), planes, x, y)
             if shape is not None:
                 found[x, y, bw, bh] = shape
@@ -254,7 +254,8 @@ def redrawn(shape: Shape, angle: float) -> NDArray[Any]:
     ((200, 200, 3), 40, 242)
     """
     scale = RANK / shape.extent
-    turn = cv2.getRotationMatrix2D((float(shape.middle[0]), float(shape.middle[1])), math.degrees(angle), scale)
+    turn = np.asarray(cv2.getRotationMatrix2D((float(shape.middle[0]), float(shape.middle[1])), math.degrees(angle),
+                                              scale), np.float64)
     turn[:, 2] += (RANK_AT[0] - shape.middle[0], RANK_AT[1] - shape.middle[1])
     alpha = cv2.warpAffine(shape.holes.astype(np.float32), turn, (TILE, TILE))
     wide = turn.copy()

@@ -215,12 +215,13 @@ def read_cards(frame: NDArray[Any], faces: Faces = "light") -> list[CardSighting
 def read_frame(full: NDArray[Any], shrink: float, faces: Faces = "light") -> tuple[list[Corner], float, bool]:
     """The index corners of a frame (``as_read``: at its own size, read at ``shrink``), the scale they were read at
     and whether the frame shows colour: the frame is read scaled by ``shrink`` (turned ``face_up``), and again in
-    detail where its indices are small once scaled down (``detail_zoom``: a frame larger than ``MAX_SIDE``)."""
+    detail where its indices are small once scaled down (``detail_zoom``: a frame larger than ``MAX_SIDE``), where
+    suit shapes with their ranks knocked out are not sought again: any there is large enough to be found scaled."""
     image = face_up(at_scale(full, shrink), faces)
     found, colour = read_corners(image), in_colour(image)
     zoom = detail_zoom(found, shrink)
     if zoom > shrink:
-        return read_tiled(face_up(at_scale(full, zoom), faces), table_layout(found)), zoom, colour
+        return read_tiled(face_up(at_scale(full, zoom), faces), table_layout(found), shapes=False), zoom, colour
     return found, shrink, colour
 
 
@@ -243,10 +244,10 @@ def detail_zoom(found: list[Corner], shrink: float) -> float:
     return zoom if zoom > 1.25 * shrink else shrink
 
 
-def read_tiled(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
-    """``read_corners`` of an image of any size (in the table's ``layout``, where known), in tiles of ``TILE``
-    pixels overlapping by ``TILE_OVERLAP``: each corner is taken from the tile whose middle part (up to halfway
-    across each overlap) holds its rank mark, so a corner is read whole and once.
+def read_tiled(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
+    """``read_corners`` of an image of any size (in the table's ``layout``, where known; ``shapes``: as there), in
+    tiles of ``TILE`` pixels overlapping by ``TILE_OVERLAP``: each corner is taken from the tile whose middle part
+    (up to halfway across each overlap) holds its rank mark, so a corner is read whole and once.
 
     >>> read_tiled(np.full((1500, 3000, 3), 120, np.uint8))
     []
@@ -255,7 +256,7 @@ def read_tiled(image: NDArray[Any], layout: Layout | None = None) -> list[Corner
     found: list[Corner] = []
     for y, y0, y1 in _tiles(h):
         for x, x0, x1 in _tiles(w):
-            for corner in read_corners(image[y:y + TILE, x:x + TILE], layout):
+            for corner in read_corners(image[y:y + TILE, x:x + TILE], layout, shapes):
                 corner = corner.moved((x, y))
                 if x0 <= corner.rank[0] < x1 and y0 <= corner.rank[1] < y1:
                     found.append(corner)
@@ -455,29 +456,30 @@ def _as_bgr(frame: object) -> NDArray[Any] | None:
     return np.ascontiguousarray(frame)
 
 
-def read_corners(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
+def read_corners(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
     """The index corners in a BGR image, one per corner: read as it is and, where it holds none or large ones only,
     halved (``HALVED``), each corner of the halved image kept where the image as it is holds none; in the table's
-    ``layout`` where it is known (``read_at_scale``)."""
-    found = read_at_scale(image, layout)
+    ``layout`` where it is known (``read_at_scale``; ``shapes``: as there)."""
+    found = read_at_scale(image, layout, shapes)
     if min(image.shape[:2]) < HALVED * MIN_SIDE or (found and np.median([c.scale for c in found]) < LARGE_INDEX):
         return found
     halved = cv2.resize(image, (image.shape[1] // HALVED, image.shape[0] // HALVED), interpolation=cv2.INTER_AREA)
-    larger = [c.enlarged(HALVED) for c in read_at_scale(halved, layout)]
+    larger = [c.enlarged(HALVED) for c in read_at_scale(halved, layout, shapes)]
     return found + [c for c in larger if not any(c.repeats(f) for f in found)]
 
 
-def read_at_scale(image: NDArray[Any], layout: Layout | None = None) -> list[Corner]:
+def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
     """The index corners in a BGR image at the scale given, one per corner (repeated reads merged), in the table's
     ``layout`` where it is known. Where it is not: those with their suits below their ranks; where none of those is
     read, those with their suits beside their ranks too; and where neither way finds so much as an unknown index, the
-    ranks knocked out of suit shapes (``_inside``). One deck is read one way (``_one_layout``), so an image that
-    reads as an ordinary deck spends nothing on the other ways, nor one whose indices are there but unreadable."""
+    ranks knocked out of suit shapes (``_inside``), unless told not to seek those (``shapes`` false) where the layout
+    is not known. One deck is read one way (``_one_layout``), so an image that reads as an ordinary deck spends
+    nothing on the other ways, nor one whose indices are there but unreadable."""
     planes = corners.Planes(image)
     found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
     if layout == "beside" or (layout is None and all(c.card is None for c in found)):
         found += _read(planes, corners.beside_candidates(planes), found, confirm=True)
-    if layout == "inside" or (layout is None and not found):
+    if layout == "inside" or (layout is None and shapes and not found):
         found += _inside(planes)
     return found
 

@@ -72,7 +72,7 @@ class Shape:
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """Knocked-out ranks redrawn as indices on one ``image`` (BGR): ``found`` the candidates there, each shape's in
-    a row, two or four turns of it; ``frame`` the same as they lie in the frame (rank middle, "down", and the scale
+    a row, two turns of it a mirror axis; ``frame`` the same as they lie in the frame (rank middle, "down", and the scale
     they would have with their suit below the rank); ``shape`` the size in frame pixels of the shape each was cut
     from, and ``which`` shape of the frame's it is."""
 
@@ -89,8 +89,8 @@ class Sheet:
 
 
 def sheet(planes: corners.Planes) -> Sheet:
-    """The knocked-out ranks of a frame's ``planes`` (``shapes``), each redrawn (``redrawn``) at the turns its rank's
-    box and its mirror axis allow (``upright_turns``): which of them is upright, the reader says."""
+    """The knocked-out ranks of a frame's ``planes`` (``shapes``), each redrawn (``redrawn``) at the turns of its mirror
+    axes (``upright_turns``): which of them is upright, the reader says."""
     found = [(k, shape, angle) for k, shape in enumerate(shapes(planes)) for angle in upright_turns(shape)]
     n = len(found)
     columns = max(1, min(n, 12))

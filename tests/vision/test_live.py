@@ -157,9 +157,9 @@ def test_each_corner_is_read_once_where_crops_meet(table: Stage, monkeypatch: py
     crops: list[tuple[int, ...]] = []
     read = cards_module.read_corners
 
-    def counted(image: np.ndarray, layout: cards_module.Layout | None = None) -> list:
+    def counted(image: np.ndarray, layout: cards_module.Layout | None = None, shapes: bool = True) -> list:
         crops.append(image.shape)
-        return read(image, layout)
+        return read(image, layout, shapes)
 
     live = LiveReader()
     live(table.image())
@@ -186,7 +186,8 @@ def test_a_large_frame_is_read_in_crops_of_its_own_pixels(wide: Stage, monkeypat
     assert sorted(s.code for s in live(frame)) == sorted(s.code for s in read_cards(frame)) == ["5D", "8C", "QS", "TH"]
     crops: list[bool] = []  # whether each image read is a part of the camera's frame itself
     read = cards_module.read_corners
-    monkeypatch.setattr(cards_module, "read_corners", lambda image, layout=None: crops.append(np.shares_memory(image, frame)) or read(image, layout))
+    monkeypatch.setattr(cards_module, "read_corners", lambda image, layout=None, shapes=True: crops.append(np.shares_memory(image, frame))
+                        or read(image, layout, shapes))
     wide.put(Pose("7C", 450, 300, 0.5))
     frame = camera(wide.image(), rng)
     laid = live(frame)

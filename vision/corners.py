@@ -60,6 +60,7 @@ INK_DEPTHS = (0.65, 0.3)  # ink lies this share of the way from the paper nearby
 LEAST_SPREAD = 0.3  # the paper-to-ink spread measured against, as a share of the paper's brightness at least
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
+PAPER_BRIGHT = 0.4  # paper is at least this share as bright as the brightest thing nearby: a window beside a card can be 2.5 times it
 MAX_PARTNERS = 3  # suit marks tried per rank mark
 BESIDE = (1.5, 3.5)  # a suit printed beside its rank lies this many times the rank's size away
 BESIDE_RATIO = 1.6  # and is at most this many times larger or smaller than the rank
@@ -474,8 +475,8 @@ def ink_depth(lo: NDArray[Any]) -> NDArray[Any]:
 
 
 def paper_mask(planes: Planes) -> NDArray[Any]:
-    """Card paper (1) and red ink (1) versus anything else (0): bright for its neighbourhood, colourless
-    and smooth. Carpet, wood and cloth fail one of the three (grain and fibres are not smooth).
+    """Card paper (1) and red ink (1) versus anything else (0): bright for its neighbourhood (``PAPER_BRIGHT``),
+    colourless and smooth. Carpet, wood and cloth fail one of the three (grain and fibres are not smooth).
 
     Smooth means no darker than its brightest neighbour by much: paper bordering ink stays paper (a
     pixel is not rough for having a dark neighbour), so the paper ring around a small, blurred index
@@ -490,10 +491,10 @@ def paper_mask(planes: Planes) -> NDArray[Any]:
     """
     lo = planes.lo
     small = cv2.resize(lo, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
-    least = cv2.resize(_times(cv2.dilate(small, np.ones((7, 7), np.uint8)), 0.6), (lo.shape[1], lo.shape[0]))
+    least = cv2.resize(_times(cv2.dilate(small, np.ones((7, 7), np.uint8)), PAPER_BRIGHT), (lo.shape[1], lo.shape[0]))
     rough = cv2.subtract(cv2.dilate(lo, np.ones((3, 3), np.uint8)), lo)
     white, red = _paper_colours(planes)
-    bright = cv2.bitwise_and(white, cv2.compare(lo, least, cv2.CMP_GE))  # 0.6 of the brightest nearby
+    bright = cv2.bitwise_and(white, cv2.compare(lo, least, cv2.CMP_GE))
     bright = cv2.bitwise_and(bright, cv2.compare(rough, 90, cv2.CMP_LT))  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
     mask: NDArray[Any] = cv2.bitwise_and(cv2.bitwise_or(bright, red), 1)  # type: ignore[call-overload]
     return mask

@@ -111,6 +111,17 @@ def test_an_index_on_dim_paper_under_a_coloured_light_is_a_candidate() -> None:
     assert has_pair_at(corners.candidates(image), (30.0, 34.0))
 
 
+def test_an_index_beside_a_window_is_a_candidate() -> None:
+    """A card in shade (its paper at 90 levels) held up before a window (250): the paper beside its index is still
+    paper (``PAPER_BRIGHT``), though the window within a few indices' reach is nearly three times as bright."""
+    image = np.full((120, 160, 3), 40, np.uint8)
+    image[:, 128:] = 250
+    cv2.rectangle(image, (10, 10), (124, 115), (90, 90, 90), -1)
+    put_text(image, "K", (100, 42), 24, (20, 20, 20), SANS_BOLD)
+    cv2.circle(image, (108, 56), 6, (20, 20, 20), -1, cv2.LINE_AA)
+    assert has_pair_at(corners.candidates(cv2.GaussianBlur(image, (0, 0), 1.0)), (108.0, 34.0))
+
+
 def test_a_well_lit_frame_is_read_as_it_is() -> None:
     image, _ = index_on_paper((20, 20, 20))
     assert corners.exposure(corners.whitest(image, image.min(axis=2))) == 1.0

@@ -1,5 +1,5 @@
 """The card-vision benchmark's corrections to the real photos' labels (``benchmarks.card_vision.LABEL_ERRATA``,
-``PHOTO_ERRATA`` and ``PHOTO_MISSING``)."""
+``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA`` and ``PHOTO_MISSING``)."""
 
 import doctest
 
@@ -31,6 +31,9 @@ def test_each_photo_erratum_names_a_labelled_card_and_each_missing_card_an_unlab
     by_name = {photo.name: photo for photo in photos.photos(photos.DATA)}
     for (name, code), card in card_vision.PHOTO_ERRATA.items():
         assert code in by_name[name].codes and card != code, (name, code)
+    for (name, centre), card in card_vision.PHOTO_BOX_ERRATA.items():
+        labelled = [code for code, box in by_name[name].boxes if box[:2] == centre]
+        assert len(labelled) == 1 and labelled[0] != card, (name, centre)  # one box there, labelled otherwise
     for name, cards in card_vision.PHOTO_MISSING.items():
         photo = by_name[name]
         assert photo.split == "test" and photo.group in photos.COLOUR_LIGHT, name  # where the figures count it

@@ -16,7 +16,7 @@
   read right is also given by the size of the cards' indices (``SIZE_BANDS``), which is what a camera's height
   and resolution set (``vision.cards.CLEAR_INDEX``).
 - Real photos of every rank (``--photos``, ``real-cards-cardcounter``'s test split, rank and suit), by kind of
-  photo and by rank, as labelled and corrected (``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA``, ``PHOTO_MISSING``); the
+  photo and by rank, as labelled and corrected (``photos.PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA``, ``PHOTO_MISSING``); the
   black deck read as named dark and as not named (``photo_accuracy``).
 - Speed: ``read_cards`` on the busiest 1280x720 synthetic tables (20 to 30 cards) and on the real photos, on
   one core (``cv2.setNumThreads(1)``, one BLAS thread): CPU time a frame (the one-core figure on a shared
@@ -37,7 +37,6 @@ import math  # noqa: E402
 import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from dataclasses import replace  # noqa: E402
 from operator import attrgetter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -184,58 +183,6 @@ def real_accuracy(data: Path) -> Counter[str]:
     return counts
 
 
-PHOTO_ERRATA = {("WIN_20240627_12_04_16_Pro.jpg", "4S"): "3S", ("IMG_7768.jpg", "QC"): "AC",
-                ("IMG_7785.jpg", "4S"): "AS", ("IMG_7794.jpg", "6S"): "7S",
-                ("WIN_20240627_17_18_46_Pro.jpg", "QD"): "2D", ("WIN_20240627_17_15_49_Pro.jpg", "QS"): "QC"}
-"""Labels of ``real-cards-cardcounter`` that are plainly wrong ((file, labelled code) -> the card it shows), each
-found where the reader disagreed and checked by eye. The figures are given as labelled and with these corrected.
-``WIN_20240627_12_04_16_Pro.jpg``: the card labelled 4♠ shows "3" over a spade at its corner (the data set's
-README names this label as wrong). In the dark deck: ``IMG_7768.jpg``'s card labelled Q♣ shows "A" over a club
-at both labelled corners and one club in its middle; ``IMG_7785.jpg``'s 4♠ shows "A" over a spade;
-``IMG_7794.jpg``'s 6♠ shows "7" over a spade at both corners and seven spades. ``WIN_20240627_17_18_46_Pro.jpg``:
-the corner labelled Q♦ shows "2" over a diamond, and is the other corner of the card whose corner labelled 2♦ is
-across its body (two diamonds between them). ``WIN_20240627_17_15_49_Pro.jpg``: the queen labelled Q♠ has a
-three-lobed club at her corner and beside her, as the kings of clubs in that photo have, where its kings of spades
-have pointed spades."""
-PHOTO_BOX_ERRATA = {("WIN_20240627_11_38_29_Pro.jpg", (0.40781, 0.42188)): "3S",
-                    ("WIN_20240627_11_38_29_Pro.jpg", (0.57422, 0.63906)): "3S",
-                    ("IMG_20220921_194856.jpg", (0.56484, 0.66797)): "3C"}
-"""Index-corner boxes of ``real-cards-cardcounter`` labelled with another card's code ((file, the box's centre) -> the
-card whose corner it holds), each checked by eye where a sighting no label claimed was read. ``WIN_20240627_11_38_29_Pro.jpg``
-labels three corners 4♠: one is the 4♠'s, the two others are the corners of a 3♠ lying across the middle ("3" over a
-spade at both, three spades between them; the data set's README names a 3 of spades labelled as a 4).
-``IMG_20220921_194856.jpg`` labels three corners Q♥: one of them is the upper corner of the 3♣ below the queens, "3"
-over a club, whose lower corner is labelled 3♣."""
-PHOTO_MISSING: dict[str, tuple[tuple[str, photos.Box], ...]] = {
-    "IMG_20220921_193954.jpg": (("AC", (0.736, 0.149, 0.130, 0.144)),),
-    "IMG_20220921_194856.jpg": (("QC", (0.030, 0.028, 0.060, 0.056)), ("7C", (0.405, 0.044, 0.072, 0.083)),
-                                ("AC", (0.815, 0.079, 0.058, 0.064))),
-    "WIN_20240627_17_15_49_Pro.jpg": (("JS", (0.025, 0.632, 0.050, 0.118)),),
-    "WIN_20240627_17_16_00_Pro.jpg": (("JS", (0.025, 0.631, 0.050, 0.120)),),
-}
-"""Cards of ``real-cards-cardcounter``'s test split, colour photos of light-faced decks, that its labels leave
-out (file -> (code, ``photos.Box`` of the index corner it shows)), each checked by eye: every one lies across the
-photo's edge with one index corner inside it. ``IMG_20220921_193954.jpg``: an ace of clubs across the top edge,
-its lower corner ("A" over a club) in view. ``IMG_20220921_194856.jpg``: three cards across the top edge, their
-lower corners in view: a queen of clubs in the top-left corner, a seven of clubs and an ace of clubs.
-``WIN_20240627_17_15_49_Pro.jpg`` and ``WIN_20240627_17_16_00_Pro.jpg`` (two shots of one table): a jack of
-spades across the left edge, "J" over a pointed spade. The figures with the labels corrected count them."""
-
-
-def corrected_photo(photo: photos.Photo) -> photos.Photo:
-    """``photo`` with its wrong labels corrected (``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA``) and the cards its labels
-    leave out added (``PHOTO_MISSING``).
-
-    >>> corrected_photo(photos.Photo("IMG_20220921_194856.jpg", "phone", "test", (("4D", (0.5, 0.5, 0.1, 0.1)),))).codes
-    ['4D', 'QC', '7C', 'AC']
-    >>> corrected_photo(photos.Photo("IMG_7768.jpg", "iphone", "test", (("QC", (0.5, 0.5, 0.1, 0.1)),))).codes
-    ['AC']
-    """
-    boxes = tuple((PHOTO_BOX_ERRATA.get((photo.name, box[:2]), PHOTO_ERRATA.get((photo.name, code), code)), box)
-                  for code, box in photo.boxes)
-    return replace(photo, boxes=boxes + PHOTO_MISSING.get(photo.name, ()))
-
-
 def near_outline(seen: CardSighting, point: tuple[float, float]) -> bool:
     """Whether a labelled index corner's centre lies on a sighting's card: inside its outline, or within 0.15 of
     its height outside (the outline is placed from the corner by a median card's proportions).
@@ -288,7 +235,7 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
     counts: Counter[str] = Counter()
     for photo in photos.photos(data, split):
         image = photos.image(data, photo)
-        fixed = corrected_photo(photo)
+        fixed = photos.corrected(photo)
         readings: list[tuple[str, Faces]] = [(photo.group, "light")] if photo.group != "dark" else [("dark", "dark"), ("dark-as-light", "light")]
         for group, faces in readings:
             seen = read_cards(image, faces)

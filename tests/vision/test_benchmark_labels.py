@@ -1,5 +1,5 @@
-"""The card-vision benchmark's corrections to the real photos' labels (``benchmarks.card_vision.LABEL_ERRATA``,
-``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA`` and ``PHOTO_MISSING``)."""
+"""Corrections to the real photos' labels: the card-vision benchmark's ``LABEL_ERRATA`` (ranks 9 to A), and
+``tools.cards.photos``' ``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA`` and ``PHOTO_MISSING``, which training takes too."""
 
 import doctest
 
@@ -29,12 +29,12 @@ def test_each_photo_erratum_names_a_labelled_card_and_each_missing_card_an_unlab
     if not (photos.DATA / "boxes.json").exists():
         pytest.skip(f"real card photos are absent ({photos.DATA})")
     by_name = {photo.name: photo for photo in photos.photos(photos.DATA)}
-    for (name, code), card in card_vision.PHOTO_ERRATA.items():
+    for (name, code), card in photos.PHOTO_ERRATA.items():
         assert code in by_name[name].codes and card != code, (name, code)
-    for (name, centre), card in card_vision.PHOTO_BOX_ERRATA.items():
+    for (name, centre), card in photos.PHOTO_BOX_ERRATA.items():
         labelled = [code for code, box in by_name[name].boxes if box[:2] == centre]
         assert len(labelled) == 1 and labelled[0] != card, (name, centre)  # one box there, labelled otherwise
-    for name, cards in card_vision.PHOTO_MISSING.items():
+    for name, cards in photos.PHOTO_MISSING.items():
         photo = by_name[name]
         assert photo.split == "test" and photo.group in photos.COLOUR_LIGHT, name  # where the figures count it
         for code, (cx, cy, w, h) in cards:

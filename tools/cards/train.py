@@ -256,11 +256,11 @@ PHOTO_BLUR = 0.7  # the most blur (pixels) a photo's variant adds to what its ca
 
 
 def photo_set(data: Path, reader: glyphs.ConvNet, split: str = "train", variants: int = 0) -> dict[str, NDArray[Any]]:
-    """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``, each
-    photo as it is and in ``variants`` more copies under other light, colour, noise, a little blur and JPEG loss
-    (``render.degraded``, seeded by the photo's place and the variant)."""
+    """``photo_samples`` of every colour photo of a light-faced deck (``photos.COLOUR_LIGHT``) in ``split``, its labels
+    ``photos.corrected``, each photo as it is and in ``variants`` more copies under other light, colour, noise, a
+    little blur and JPEG loss (``render.degraded``, seeded by the photo's place and the variant)."""
     parts = []
-    for k, photo in enumerate(photos.photos(data, split)):
+    for k, photo in enumerate(map(photos.corrected, photos.photos(data, split))):
         if photo.group not in photos.COLOUR_LIGHT:
             continue
         image = photos.image(data, photo)

@@ -171,14 +171,19 @@ class Planes:
         return paper_mask(self)
 
     @cached_property
-    def marks(self) -> list[tuple[NDArray[Any], NDArray[Any]]]:
-        """The marks that may be a rank or a suit, centres (n, 2) and sizes (n,), at each ink level (``INK_DEPTHS``):
-        ink on paper (not on the table), of a glyph's size and mostly ringed by paper (``_marks``)."""
+    def inks(self) -> list[NDArray[Any]]:
+        """The ink near paper (not on the table) at each ink level (``INK_DEPTHS``): 1, else 0."""
         near_paper = cv2.dilate(self.paper, np.ones((7, 7), np.uint8))
         depth = ink_depth(self.lo)
-        paper_sums = cv2.integral(self.paper)
-        return [_marks(cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper), paper_sums)  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
+        return [cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper)  # type: ignore[call-overload]  # OpenCV's stubs take no number for src2
                 for share in INK_DEPTHS]
+
+    @cached_property
+    def marks(self) -> list[tuple[NDArray[Any], NDArray[Any]]]:
+        """The marks that may be a rank or a suit, centres (n, 2) and sizes (n,), at each ink level (``inks``): of a
+        glyph's size and mostly ringed by paper (``_marks``)."""
+        paper_sums = cv2.integral(self.paper)
+        return [_marks(ink, paper_sums) for ink in self.inks]
 
     @cached_property
     def pyramids(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:

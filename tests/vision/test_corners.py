@@ -261,10 +261,7 @@ def test_marks_labelled_in_16_bits_are_those_labelled_in_32(seed: int) -> None:
     """Busy tables (most of them labelled in 16 bits, ``label_type``) give the same marks, stats and centres as
     32-bit labels do, at both ink levels."""
     planes = corners.Planes(render.table_scene(np.random.default_rng(seed), max_cards=30).image)
-    near_paper = cv2.dilate(planes.paper, np.ones((7, 7), np.uint8))
-    depth = corners.ink_depth(planes.lo)
-    for share in corners.INK_DEPTHS:
-        ink = cv2.bitwise_and(cv2.compare(depth, 255 * share, cv2.CMP_GT), near_paper)
+    for ink in planes.inks:
         short, wide = (cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, ltype, cv2.CCL_BBDT)
                        for ltype in (corners.label_type(ink), cv2.CV_32S))
         assert short[0] == wide[0] and (short[2] == wide[2]).all() and np.allclose(short[3], wide[3])

@@ -15,10 +15,11 @@ OpenCV's ``cv2.dnn`` from an ONNX file, so shifts, stroke widths and unusual gly
 better than by a layer on raw pixels. The *expert* (the same kind of network at twice the widths) reads
 only the corners the reader takes surely as an index but cannot read surely; the *second* expert (another
 such network, trained apart) is asked only to confirm the expert's reading of the corners the expert
-cannot read surely alone. The models are ``vision/models/index_reader.npz`` (the screens, their pass marks,
-card geometry), ``index_reader.onnx`` (reader), ``index_reader.expert.onnx`` (expert) and
-``index_reader.second.onnx`` (second expert) beside it, made by ``python -m tools.cards.train`` from synthetic
-card tables only.
+cannot read surely alone, and the *third* (twice the expert's widths again, trained apart from both) only to
+confirm what the second did not. The models are ``vision/models/index_reader.npz`` (the screens, their pass
+marks, card geometry), ``index_reader.onnx`` (reader), ``index_reader.expert.onnx`` (expert),
+``index_reader.second.onnx`` and ``index_reader.third.onnx`` (the second and third experts) beside it, made by
+``python -m tools.cards.train`` from synthetic card tables and the real photos' train split.
 
 >>> import numpy as np
 >>> screen = Sieve([np.eye(2, dtype=np.float32), np.ones((2, 1), np.float32)], [np.zeros(2, np.float32), np.zeros(1, np.float32)])
@@ -43,7 +44,7 @@ from vision.corners import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
 """The screens, their pass marks and the card geometry; the reader is beside it, with the suffix ``.onnx``, and
-the experts with ``.expert.onnx`` and ``.second.onnx`` (``expert_path``)."""
+the experts with ``.expert.onnx``, ``.second.onnx`` and ``.third.onnx`` (``expert_path``)."""
 RANKS = tuple(Rank)  # head index k is RANKS[k]; the last class is "not an index"
 SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 NOT_INDEX_RANK, NOT_INDEX_SUIT = len(RANKS), len(SUITS)
@@ -212,8 +213,8 @@ class Reader:
     (``centre_x``, ``centre_y``, ``card_height``; see ``tools.cards.train``), the looks in front of the
     screen, coarsest first (none in a model fitted without them: every candidate then goes to the screen),
     and the expert: a wider reader asked only about the corners the reader takes surely as an index but
-    cannot read surely (None: they stay unknown), and the second expert, asked to confirm the expert's reading
-    of the corners the expert cannot read surely (None: they stay unknown)."""
+    cannot read surely (None: they stay unknown), and the second and third experts, asked in turn to confirm
+    the expert's reading of the corners the expert cannot read surely (None: not asked)."""
 
     net: ConvNet
     screen: Sieve
@@ -222,6 +223,7 @@ class Reader:
     looks: tuple[Look, ...] = ()
     expert: ConvNet | None = None
     second: ConvNet | None = None
+    third: ConvNet | None = None
 
     def passes(self, x: NDArray[Any]) -> NDArray[Any]:
         """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
@@ -251,7 +253,7 @@ def save(path: Path, screen: Sieve, screen_pass: float, geometry: dict[str, floa
     np.savez_compressed(path, **arrays | extra)
 
 
-EXPERTS = ("expert", "second")
+EXPERTS = ("expert", "second", "third")
 """The experts a model has, by their field of ``Reader``, the suffix of their files and the prefix of their
 reference rows."""
 
@@ -282,11 +284,12 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
 
 @cache
 def load(path: Path = MODEL) -> Reader:
-    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx``, ``.expert.onnx`` and
-    ``.second.onnx``); a missing file is named with the ``tools.cards.train`` run that makes it (each expert's is a
-    run of its own)."""
+    """The trained reader stored at ``path`` (and beside it, with the suffixes ``.onnx``, ``.expert.onnx``,
+    ``.second.onnx`` and ``.third.onnx``); a missing file is named with the ``tools.cards.train`` run that makes
+    it (each expert's is a run of its own)."""
+    confirmers = ((expert_path(path, e), f" --{e}-from OTHER_MODEL --out {path}") for e in EXPERTS[1:])
     for part, run in ((path, ""), (path.with_suffix(".onnx"), ""), (expert_path(path), f" --expert --out {path}"),
-                      (expert_path(path, "second"), f" --second-from OTHER_MODEL --out {path}")):
+                      *confirmers):
         if not part.exists():
             raise FileNotFoundError(f"card reader model {part} is missing: run python -m tools.cards.train{run}")
     with np.load(path) as data:

@@ -1,7 +1,7 @@
 """The expert: a wider reader asked about the corners the reader takes surely as an index but cannot read
 surely. It never touches a corner the reader reads but a ten (``cards.TEN``), and it reads a corner only when it reads it
-surely at every framing the reader tried (``cards.EXPERT_SURE``), or when the second expert reads the
-expert's first read so surely.
+surely at every framing the reader tried (``cards.EXPERT_SURE``), or when the second expert, or else the
+third, reads the expert's first read so surely.
 
 Figures of what it adds live in ``benchmarks/card_vision.py``; the fidelity of its ONNX file to PyTorch is
 checked with the reader's in ``test_index_net.py``.
@@ -51,11 +51,11 @@ def smudged() -> np.ndarray:
     return frame
 
 
-def read_with(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, expert: object,
-              second: object = None) -> list[tuple[Card | None, float, list[float]]]:
-    """The corners read in ``frame`` with the committed reader, ``expert`` and ``second`` (the second expert):
-    card, confidence, rank mark."""
-    reader = dataclasses.replace(glyphs.load(), expert=expert, second=second)
+def read_with(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, expert: object, second: object = None,
+              third: object = None) -> list[tuple[Card | None, float, list[float]]]:
+    """The corners read in ``frame`` with the committed reader, ``expert``, ``second`` and ``third`` (the second
+    and third experts): card, confidence, rank mark."""
+    reader = dataclasses.replace(glyphs.load(), expert=expert, second=second, third=third)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
     return [(c.card, round(c.confidence, 4), c.rank.tolist()) for c in cards.read_corners(frame)]
 
@@ -92,7 +92,7 @@ def test_two_corners_the_expert_reads_unsurely_read_their_card_together(monkeypa
     # lost at one framing of each corner alone (as in real photo train/IMG_2439) is read from the six together
     frame = lay([("KH", (640, 360), 10)], seed=2, height=200)
     expert = Sure((0.95, 0.6, 0.95), 1.0, at_once=True)
-    reader = dataclasses.replace(glyphs.load(), net=Dulled(glyphs.load().net), expert=expert, second=None)
+    reader = dataclasses.replace(glyphs.load(), net=Dulled(glyphs.load().net), expert=expert, second=None, third=None)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
     corners = cards.read_corners(frame)
     assert len(corners) == 2 and all(c.card is None for c in corners)
@@ -119,6 +119,18 @@ def test_the_second_expert_reads_a_corner_only_by_confirming_the_experts_read_at
     assert read == [(Card.parse("KH"), 0.92, at) for _, _, at in alone]
     sure, second = Sure((0.95, 0.92, 0.99), at_once=True), Sure((1.0, 1.0, 1.0))
     assert read_with(monkeypatch, frame, sure, second) == read and second.asked == 0  # the expert read them
+
+
+def test_the_third_expert_is_asked_only_what_the_second_did_not_confirm(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, unsure = smudged(), Sure((0.95, 0.6, 0.95), at_once=True)
+    alone = read_with(monkeypatch, frame, unsure)
+    third = Sure((0.97, 0.92, 0.99))
+    read = read_with(monkeypatch, frame, unsure, Sure((0.95, 0.8, 0.99)), third)
+    assert read == [(Card.parse("KH"), 0.92, at) for _, _, at in alone] and third.asked == 3 * len(alone)
+    third = Sure((0.97, 0.8, 0.99))  # neither confirms it at every framing: unknown
+    assert read_with(monkeypatch, frame, unsure, Sure((0.95, 0.8, 0.99)), third) == alone
+    third = Sure((1.0, 1.0, 1.0))  # the second confirmed it: the third is not asked
+    assert read_with(monkeypatch, frame, unsure, Sure((0.97, 0.92, 0.99)), third) == read and third.asked == 0
 
 
 def test_corners_the_reader_reads_are_never_asked_about_but_tens(monkeypatch: pytest.MonkeyPatch) -> None:

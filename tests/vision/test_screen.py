@@ -120,34 +120,41 @@ def networks_beside(path: Path) -> None:
 
 
 def test_a_model_without_an_expert_names_the_run_that_makes_it(tmp_path: Path) -> None:
-    """A model file and reader fitted but no expert yet, then no second expert (``tools.cards.train`` makes each in
-    a run of its own)."""
+    """A model file and reader fitted but no expert yet, then no second expert, then no third (``tools.cards.train``
+    makes each in a run of its own)."""
     path = tmp_path / "m.npz"
     shutil.copy(glyphs.MODEL, path)
     shutil.copy(glyphs.MODEL.with_suffix(".onnx"), path.with_suffix(".onnx"))
     with pytest.raises(FileNotFoundError, match=re.escape(f"m.expert.onnx is missing: run python -m tools.cards.train --expert --out {path}")):
         glyphs.load(path)
     shutil.copy(glyphs.expert_path(glyphs.MODEL), glyphs.expert_path(path))
-    with pytest.raises(FileNotFoundError, match=re.escape(f"m.second.onnx is missing: run python -m tools.cards.train "
-                                                          f"--second-from OTHER_MODEL --out {path}")):
-        glyphs.load(path)
+    for expert in ("second", "third"):
+        with pytest.raises(FileNotFoundError, match=re.escape(f"m.{expert}.onnx is missing: run python -m tools.cards."
+                                                              f"train --{expert}-from OTHER_MODEL --out {path}")):
+            glyphs.load(path)
+        shutil.copy(glyphs.expert_path(glyphs.MODEL, expert), glyphs.expert_path(path, expert))
+    assert glyphs.load(path).third is not None
 
 
-def test_the_expert_of_another_model_made_the_second_expert_keeps_its_reference_rows(tmp_path: Path) -> None:
-    """``tools.cards.train --second-from``: the other model's expert is copied beside the model as its second expert,
-    and its reference rows (which check it through cv2.dnn) saved into the model file as ``second_*``."""
+@pytest.mark.parametrize("confirmer", ["second", "third"])
+def test_the_expert_of_another_model_made_a_confirmer_keeps_its_reference_rows(tmp_path: Path, confirmer: str) -> None:
+    """``tools.cards.train --second-from`` and ``--third-from``: the other model's expert is copied beside the model
+    as its second (or third) expert, and its reference rows (which check it through cv2.dnn) saved into the model
+    file as ``second_*`` (or ``third_*``); the other confirmer is left as it was."""
     other, path = tmp_path / "other.npz", tmp_path / "m.npz"
     for model in (other, path):
         shutil.copy(glyphs.MODEL, model)
         networks_beside(model)
-    glyphs.expert_path(path, "second").unlink()
-    train.main(["--second-from", str(other), "--out", str(path)])
-    assert glyphs.expert_path(path, "second").read_bytes() == glyphs.expert_path(other).read_bytes()
+    glyphs.expert_path(path, confirmer).unlink()
+    train.main([f"--{confirmer}-from", str(other), "--out", str(path)])
+    assert glyphs.expert_path(path, confirmer).read_bytes() == glyphs.expert_path(other).read_bytes()
     with np.load(other) as before, np.load(path) as after:
         for k in ("x", "rank", "suit"):
-            np.testing.assert_array_equal(after[f"second_check_{k}"], before[f"expert_check_{k}"])
+            np.testing.assert_array_equal(after[f"{confirmer}_check_{k}"], before[f"expert_check_{k}"])
+            kept = ({"second", "third"} - {confirmer}).pop()
+            np.testing.assert_array_equal(after[f"{kept}_check_{k}"], before[f"{kept}_check_{k}"])
         assert set(after.files) == set(before.files)
-    assert glyphs.load(path).second is not None
+    assert getattr(glyphs.load(path), confirmer) is not None
 
 
 def test_looks_are_saved_and_read_back_and_a_model_from_before_the_looks_is_refused(tmp_path: Path) -> None:

@@ -61,8 +61,10 @@ changed), ``--hard-scenes N`` (0; N more scenes with the hard cases, seeds from 
 train split), ``--photo-variants N`` (0; with ``--photos``, each photo read again in N variants,
 ``photo_set``), ``--out``, ``--screen-only`` (refit only the screen and every look of the model at ``--out``
 against its reader, which is left untouched, from the same samples: no PyTorch reader training), ``--expert``
-(fit only the expert of the model at ``--out``, from the same samples), ``--second-from OTHER_MODEL`` (make
-the expert of another model the second expert of the model at ``--out``: ``second_from``; nothing is fitted).
+(fit only the expert of the model at ``--out``, from the same samples), ``--expert-widths`` (the expert's channels
+per layer and hidden units, ``EXPERT_CHANNELS`` and ``EXPERT_HIDDEN`` unless given), ``--second-from OTHER_MODEL``
+and ``--third-from OTHER_MODEL`` (make the expert of another model the second or third expert of the model at
+``--out``: ``confirmer_from``; nothing is fitted).
 
 The committed reader was made in four runs, each going on from the one before's reader: the second on
 twice the scenes, the third on those and as many hard scenes; the screen and looks (strides 3 and 2, the
@@ -105,6 +107,15 @@ committed expert, on the rows that reader chose (OTHER's reader and screens are 
     python -m tools.cards.train --cache DIR3 --scenes 12000 --hard-scenes 12000 --validation-scenes 1000 --epochs 8 \\
         --max-lr 1e-3 --expert --init vision/models/index_reader.expert.onnx --out OTHER/index_reader.npz
     python -m tools.cards.train --second-from OTHER/index_reader.npz
+
+The third expert is the expert of a copy WIDE of the committed model, fitted from scratch at twice the expert's
+widths, 6 epochs on the rows the committed reader chooses from the present reader's samples (DIR4):
+
+    cp -r vision/models WIDE
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 6 \
+        --max-lr 2e-3 --expert --expert-widths 32,64,128,256 --out WIDE/index_reader.npz
+    python -m tools.cards.train --third-from WIDE/index_reader.npz
 """
 
 from __future__ import annotations
@@ -606,21 +617,22 @@ def fit_expert(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], ar
     rows = expert_rows(data, glyphs.ConvNet(args.out.with_suffix(".onnx")), args.seed)
     print(f"the expert learns from {len(rows)} rows", flush=True)
     model = fit_conv({k: data[k][rows] for k in ("x", "rank", "suit")}, check, args.epochs, args.seed, args.threads,
-                     args.init, max_lr=args.max_lr, channels=EXPERT_CHANNELS, hidden=EXPERT_HIDDEN, negatives_share=1.0, batch=512)
+                     args.init, max_lr=args.max_lr, channels=args.expert_widths[:3], hidden=args.expert_widths[3],
+                     negatives_share=1.0, batch=512)
     reference = export(model, path, check["x"][:16].astype(np.float32) / 255)
     with_arrays(args.out, **{f"expert_{k}": v for k, v in reference.items()})
     print(f"saved {path} and its reference rows in {args.out}")
 
 
-def second_from(other: Path, out: Path) -> None:
-    """Makes the expert of the model at ``other`` the second expert of the model at ``out``: its file is copied
-    beside ``out`` (``glyphs.expert_path(out, "second")``) and its reference rows saved into ``out`` as
-    ``second_*``."""
-    shutil.copyfile(glyphs.expert_path(other), glyphs.expert_path(out, "second"))
+def confirmer_from(other: Path, out: Path, expert: str) -> None:
+    """Makes the expert of the model at ``other`` the ``expert`` (``second`` or ``third``: ``glyphs.EXPERTS``) of the
+    model at ``out``: its file is copied beside ``out`` (``glyphs.expert_path(out, expert)``) and its reference rows
+    saved into ``out`` as ``{expert}_*``."""
+    shutil.copyfile(glyphs.expert_path(other), glyphs.expert_path(out, expert))
     with np.load(other) as saved:
-        rows = {f"second_{k.removeprefix('expert_')}": v for k, v in references(saved).items() if k.startswith("expert_")}
+        rows = {f"{expert}_{k.removeprefix('expert_')}": v for k, v in references(saved).items() if k.startswith("expert_")}
     with_arrays(out, **rows)
-    print(f"saved {glyphs.expert_path(out, 'second')} (the expert of {other}) and its reference rows in {out}")
+    print(f"saved {glyphs.expert_path(out, expert)} (the expert of {other}) and its reference rows in {out}")
 
 
 def comma_ints(text: str) -> tuple[int, ...]:
@@ -668,13 +680,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--expert", action="store_true",
                         help="fit only the expert of the model at --out (beside it, suffix .expert.onnx), against "
                              "its reader (left as it is)")
-    parser.add_argument("--second-from", type=Path, metavar="OTHER_MODEL",
-                        help="make the expert of the model OTHER_MODEL the second expert of the model at --out "
-                             "(copied beside it, suffix .second.onnx); nothing is fitted")
+    parser.add_argument("--expert-widths", type=comma_ints, default=(*EXPERT_CHANNELS, EXPERT_HIDDEN),
+                        help="with --expert, its three layers' channels and its hidden units, comma-separated")
+    for confirmer in glyphs.EXPERTS[1:]:
+        parser.add_argument(f"--{confirmer}-from", type=Path, metavar="OTHER_MODEL",
+                            help=f"make the expert of the model OTHER_MODEL the {confirmer} expert of the model at "
+                                 f"--out (copied beside it, suffix .{confirmer}.onnx); nothing is fitted")
     args = parser.parse_args(argv)
-    if args.second_from is not None:
-        second_from(args.second_from, args.out)
-        return
+    for confirmer in glyphs.EXPERTS[1:]:
+        if getattr(args, f"{confirmer}_from") is not None:
+            confirmer_from(getattr(args, f"{confirmer}_from"), args.out, confirmer)
+            return
     started = time.time()
     cache = args.cache and args.cache / f"samples-{args.seed}-{args.scenes}.npz"
     data = samples(range(args.seed * 1_000_000, args.seed * 1_000_000 + args.scenes), args.jobs, cache=cache)

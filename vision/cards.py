@@ -74,8 +74,8 @@ that read 23 more cards right and 2 fewer wrong: 1600 / 6 / 131 unknown and 1576
 122 and 1590 / 13 / 136 after. The second expert was fitted as the expert was, going on from it, on the rows
 chosen by a reader trained 16 epochs further (see ``tools.cards.train``). Where the second does not, the third
 expert may, as surely: a network of twice the expert's widths, trained apart from both (decision record 0016).
-As the expert itself it read 3 more of the real photos' test split than the third does, but 2 wrong; as the
-confirmer after the second it reads 1 more there, none wrong, and 11 more of the held-out decks."""
+As the expert itself it read 2 more of the real photos' test split than as the third, but 2 wrong; as the
+confirmer after the second it reads 1 more there than without it, none wrong, and 11 more of the held-out decks."""
 TEN = glyphs.RANKS.index(Rank.TEN)
 """The ten's head index. A ten the reader reads surely stands only where the expert reads the same card at
 ``EXPERT_SURE``, as a suit beside its rank does (a layout neither network was fitted on): any straight stroke

@@ -75,9 +75,12 @@ def test_the_committed_networks_come_back_to_pytorch_to_go_on_training(prefix: s
         x, rank, suit = data[f"{prefix}check_x"], data[f"{prefix}check_rank"], data[f"{prefix}check_suit"]
     model = train.initial(path)
     torch.save(model.state_dict(), tmp_path / "weights.pt")  # as a run going on from it saves its weights
-    widths = tuple(conv[0].out_channels for conv in (model.conv1, model.conv2, model.conv3)), model.hidden[0].out_features
-    assert widths == ((train.EXPERT_CHANNELS, train.EXPERT_HIDDEN) if prefix in ("expert_", "second_")
-                      else (train.CHANNELS, train.CNN_HIDDEN) if not prefix else ((32, 64, 128), 256))
+    channels = tuple(conv[0].out_channels for conv in (model.conv1, model.conv2, model.conv3))
+    widths = channels, model.hidden[0].out_features
+    experts = (train.EXPERT_CHANNELS, train.EXPERT_HIDDEN)
+    third = (32, 64, 128), 256  # the --expert-widths its recipe names (tools.cards.train's docstring)
+    expected = {"": (train.CHANNELS, train.CNN_HIDDEN), "expert_": experts, "second_": experts, "third_": third}
+    assert widths == expected[prefix]
     for network in (model.eval(), train.initial(tmp_path / "weights.pt", *widths).eval()):
         with torch.no_grad():
             got_rank, got_suit = network(*glyphs.conv_inputs(torch.from_numpy(x)))

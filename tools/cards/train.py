@@ -91,11 +91,11 @@ brightened (``corners.exposure``), each real photo read as it is and in 3 more v
 the reader 3 epochs, its screen and looks refitted after, then the expert 2 epochs (the photos are labelled by
 the reader committed before, whose file ``--photos`` reads):
 
-    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
-        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 3 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \\
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 3 \\
         --max-lr 1e-3 --init vision/models/index_reader.onnx --out NEW/index_reader.npz
-    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
-        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 2 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \\
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 2 \\
         --max-lr 1e-3 --expert --init vision/models/index_reader.expert.onnx --out NEW/index_reader.npz
 
 The second expert is the expert of another model, OTHER: a reader trained 16 epochs on from the
@@ -112,8 +112,8 @@ The third expert is the expert of a copy WIDE of the committed model, fitted fro
 widths, 6 epochs on the rows the committed reader chooses from the present reader's samples (DIR4):
 
     cp -r vision/models WIDE
-    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \
-        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 6 \
+    python -m tools.cards.train --cache DIR4 --scenes 6000 --hard-scenes 6000 --deck-scenes 3000 \\
+        --validation-scenes 1000 --photos ../shared/data/real-cards-cardcounter --photo-variants 3 --epochs 6 \\
         --max-lr 2e-3 --expert --expert-widths 32,64,128,256 --out WIDE/index_reader.npz
     python -m tools.cards.train --third-from WIDE/index_reader.npz
 """

@@ -179,11 +179,16 @@ class Planes:
                 for share in INK_DEPTHS]
 
     @cached_property
+    def paper_sums(self) -> NDArray[Any]:
+        """The integral image of ``paper``, for the share of paper around a box (``ring_share``)."""
+        out: NDArray[Any] = cv2.integral(self.paper)
+        return out
+
+    @cached_property
     def marks(self) -> list[tuple[NDArray[Any], NDArray[Any]]]:
         """The marks that may be a rank or a suit, centres (n, 2) and sizes (n,), at each ink level (``inks``): of a
         glyph's size and mostly ringed by paper (``_marks``)."""
-        paper_sums = cv2.integral(self.paper)
-        return [_marks(ink, paper_sums) for ink in self.inks]
+        return [_marks(ink, self.paper_sums) for ink in self.inks]
 
     @cached_property
     def pyramids(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:
@@ -276,7 +281,7 @@ def _marks(ink: NDArray[Any], paper_sums: NDArray[Any]) -> tuple[NDArray[Any], N
     """Centres (n, 2) and sizes (n,) of the marks of one ink mask that may be a rank or a suit: a glyph's size
     and solidity, mostly ringed by paper (``paper_sums``: the paper mask's integral image)."""
     h, w = ink.shape
-    _, _, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, label_type(ink), cv2.CCL_BBDT)
+    _, stats, centroids = components(ink)
     x, y, bw, bh, area = (stats[1:, k].astype(np.float32) for k in range(5))
     size = np.maximum(bw, bh)
     keep = (size >= MIN_MARK) & (size <= 0.12 * min(h, w) + 10) & (area >= 0.12 * bw * bh) & (area >= 14)
@@ -284,6 +289,24 @@ def _marks(ink: NDArray[Any], paper_sums: NDArray[Any]) -> tuple[NDArray[Any], N
     ids = np.nonzero(keep)[0]  # the paper around is measured only for marks of a glyph's size and shape
     ids = ids[ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
     return centroids[1:][ids].astype(np.float32), size[ids]
+
+
+def components(ink: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The connected marks of an ink mask (0 and 1, 8-connected): labels, statistics and centres, the background's
+    first, as ``cv2.connectedComponentsWithStats`` gives them; labelled in 16 bits where they surely fit
+    (``label_type``), by the quicker algorithm for the label type (Spaghetti in 16 bits, BBDT in 32: on the real
+    photos' ink masks 1.35 against 1.58 ms, and 3.39 against 2.86 ms in 32 bits).
+
+    >>> ink = np.zeros((8, 12), np.uint8)
+    >>> ink[1:4, 1:4] = ink[5:7, 6:11] = 1
+    >>> labels, stats, centres = components(ink)
+    >>> stats[1:, 4].tolist(), centres[1:].tolist()  # pixels and centres of the two marks
+    ([9, 10], [[2.0, 2.0], [8.0, 5.5]])
+    """
+    ltype = label_type(ink)
+    algorithm = cv2.CCL_SPAGHETTI if ltype == cv2.CV_16U else cv2.CCL_BBDT
+    _, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, ltype, algorithm)
+    return labels, stats, centres
 
 
 def label_type(ink: NDArray[Any]) -> int:

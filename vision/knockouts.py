@@ -165,7 +165,7 @@ def shapes(planes: corners.Planes) -> list[Shape]:
     if not parts:
         return []
     ink = _ink(lo, near)
-    paper_sums = cv2.integral(planes.paper)
+    paper_sums = planes.paper_sums
     found: dict[tuple[int, int, int, int], Shape] = {}
     for x0, y0, x1, y1 in parts:
         contours, hierarchy = cv2.findContours(ink[y0:y1, x0:x1], cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)

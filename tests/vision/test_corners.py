@@ -258,13 +258,14 @@ def test_nearest_partners_are_those_of_all_against_all(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_marks_labelled_in_16_bits_are_those_labelled_in_32(seed: int) -> None:
-    """Busy tables (most of them labelled in 16 bits, ``label_type``) give the same marks, stats and centres as
-    32-bit labels do, at both ink levels."""
+    """Busy tables (most of them labelled in 16 bits by Spaghetti, ``components``) give the same marks, stats and
+    centres as 32-bit labels by BBDT do, at both ink levels."""
     planes = corners.Planes(render.table_scene(np.random.default_rng(seed), max_cards=30).image)
     for ink in planes.inks:
-        short, wide = (cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, ltype, cv2.CCL_BBDT)
-                       for ltype in (corners.label_type(ink), cv2.CV_32S))
-        assert short[0] == wide[0] and (short[2] == wide[2]).all() and np.allclose(short[3], wide[3])
+        labels, stats, centres = corners.components(ink)
+        _, wide_labels, wide_stats, wide_centres = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S,
+                                                                                                 cv2.CCL_BBDT)
+        assert (labels == wide_labels).all() and (stats == wide_stats).all() and np.allclose(centres, wide_centres)
 
 
 def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:

@@ -6,7 +6,8 @@ overlapped until only a corner shows are found like lone cards:
 
 1. ink: pixels in the darkest colour channel (red ink is as dark there as black ink) well on the way from
    the brightest paper nearby toward the darkest ink nearby, split into connected marks;
-2. keep marks of a glyph's size whose surroundings are mostly paper (bright, colourless, smooth);
+2. keep marks of a glyph's size whose surroundings are mostly paper (bright, colourless, smooth), and the
+   glyph-sized pieces that opening parts from a line on paper (a card's outline, a frame) a rank has run into;
 3. pair each mark with its nearest few marks of a suit pip's size: the pair's axis is the card's
    "down", their distance its scale;
 4. sample each pair as an upright, scale-normalised patch (``PATCH_W`` x ``PATCH_H``, plus a coarser
@@ -59,6 +60,9 @@ _MARK_COLS = slice(round((-0.6 - LEFT) / (RIGHT - LEFT) * PATCH_W), round((0.6 -
 INK_DEPTHS = (0.65, 0.3)  # ink lies this share of the way from the paper nearby to the darkest ink nearby
 LEAST_SPREAD = 0.3  # the paper-to-ink spread measured against, as a share of the paper's brightness at least
 MIN_MARK = 5  # pixels: smaller marks cannot be read
+SOLID = 0.12  # a glyph's mark fills at least this share of its box
+PARTING = 3  # pixels across the square that opens a line a rank has run into (``_parted``)
+LINE_PAPER = 0.8  # a line is opened only where at least this share of its box is paper (``_parted``)
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 PAPER_BRIGHT = 0.5  # paper is at least this share as bright as the brightest thing nearby: a window beside a card can be twice it
 MAX_PARTNERS = 3  # suit marks tried per rank mark
@@ -185,10 +189,21 @@ class Planes:
         return out
 
     @cached_property
+    def components(self) -> list[tuple[NDArray[Any], NDArray[Any], NDArray[Any]]]:
+        """The connected marks of each ink level (``inks``): labels, statistics and centres (``components``)."""
+        return [components(ink) for ink in self.inks]
+
+    @cached_property
     def marks(self) -> list[tuple[NDArray[Any], NDArray[Any]]]:
         """The marks that may be a rank or a suit, centres (n, 2) and sizes (n,), at each ink level (``inks``): of a
         glyph's size and mostly ringed by paper (``_marks``)."""
-        return [_marks(ink, self.paper_sums) for ink in self.inks]
+        return [_marks(stats, centres, self.paper_sums) for _, stats, centres in self.components]
+
+    @cached_property
+    def parted(self) -> tuple[NDArray[Any], NDArray[Any]]:
+        """The marks that may be a rank parted from a line it has run into, at the stricter ink level: centres (n, 2)
+        and sizes (n,) (``_parted``)."""
+        return _parted(*self.components[0][:2], self.paper_sums)
 
     @cached_property
     def pyramids(self) -> tuple[list[NDArray[Any]], list[NDArray[Any]]]:
@@ -260,11 +275,14 @@ def candidates(frame: NDArray[Any] | Planes) -> Candidates:
     suit or a picture frame it touches once blurred, the looser holds thin or faint strokes together; a pair
     found at both levels is kept once. Each looser mark is also paired with the stricter level's marks (see
     ``_nearest_partners``): a rank's thin strokes may hold together only at the looser level, where its
-    solid suit pip has already run into a neighbouring pip or the card's edge."""
+    solid suit pip has already run into a neighbouring pip or the card's edge. The ranks parted from a line at the
+    stricter level (``Planes.parted``) are paired with that level's marks, as ranks only: paired with each other,
+    the pieces of a line would take the places of the suits below the ranks nearby."""
     planes = frame if isinstance(frame, Planes) else Planes(frame)
     marks = planes.marks
     parts = [_nearest_partners(*level) for level in marks]
     parts += [_nearest_partners(*looser, partners=stricter) for stricter, looser in zip(marks, marks[1:], strict=False)]
+    parts.append(_nearest_partners(*planes.parted, partners=marks[0]))
     found = Candidates.joined(parts)
     return found[_distinct(found)]
 
@@ -277,18 +295,56 @@ def beside_candidates(frame: NDArray[Any] | Planes) -> Candidates:
     return found[_distinct(found)]
 
 
-def _marks(ink: NDArray[Any], paper_sums: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-    """Centres (n, 2) and sizes (n,) of the marks of one ink mask that may be a rank or a suit: a glyph's size
-    and solidity, mostly ringed by paper (``paper_sums``: the paper mask's integral image)."""
-    h, w = ink.shape
-    _, stats, centroids = components(ink)
+def _marks(stats: NDArray[Any], centres: NDArray[Any], paper_sums: NDArray[Any],
+           at: tuple[int, int] = (0, 0)) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Centres (n, 2) and sizes (n,) of the marks that may be a rank or a suit, of ``components``' statistics and
+    centres (of the frame, or of a part of it whose top left corner is ``at``): a glyph's size and solidity
+    (``SOLID``), mostly ringed by paper (``paper_sums``: the paper mask's integral image)."""
     x, y, bw, bh, area = (stats[1:, k].astype(np.float32) for k in range(5))
+    x, y = x + at[0], y + at[1]
     size = np.maximum(bw, bh)
-    keep = (size >= MIN_MARK) & (size <= 0.12 * min(h, w) + 10) & (area >= 0.12 * bw * bh) & (area >= 14)
+    keep = (size >= MIN_MARK) & (size <= _glyph_most(paper_sums)) & (area >= SOLID * bw * bh) & (area >= 14)
     keep &= (np.minimum(bw, bh) >= 2)
     ids = np.nonzero(keep)[0]  # the paper around is measured only for marks of a glyph's size and shape
     ids = ids[ring_share(paper_sums, x[ids], y[ids], bw[ids], bh[ids], size[ids]) >= PAPER_SHARE]
-    return centroids[1:][ids].astype(np.float32), size[ids]
+    return (centres[1:][ids] + at).astype(np.float32), size[ids]
+
+
+def _glyph_most(paper_sums: NDArray[Any]) -> float:
+    """The most pixels across a mark may measure and be a glyph, in a frame whose paper's integral image is
+    ``paper_sums``."""
+    return 0.12 * float(min(paper_sums.shape[:2]) - 1) + 10.0
+
+
+def _parted(labels: NDArray[Any], stats: NDArray[Any], paper_sums: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Centres (n, 2) and sizes (n,) of the marks that may be a rank run into a line. A rank printed close to a
+    card's dark outline or a court picture's frame runs into it once blurred, and the outlines of a fan's cards join
+    into one mark: no mark of a glyph's size is left for the rank. Each mark of an ink mask (its ``labels`` and
+    ``stats``, ``components``) too large and too sparse for a glyph whose box is mostly paper (``LINE_PAPER``: a
+    card, a fan; not the edge of a shadow on the table) is opened by a square of ``PARTING`` pixels, which cuts the
+    narrow neck where a rank touches the line, and its pieces of a glyph's size ringed by paper are kept
+    (``_marks``).
+
+    >>> labels, stats, _ = components(cv2.rectangle(np.zeros((120, 160), np.uint8), (10, 10), (150, 110), 1, 2))
+    >>> stats[1:, 4] < SOLID * stats[1:, 2] * stats[1:, 3]  # a card's outline is too sparse for a glyph
+    array([ True])
+    >>> ink = cv2.circle(labels.astype(np.uint8), (30, 18), 6, 1, -1)  # a dot just run into its top side
+    >>> centres, sizes = _parted(*components(ink)[:2], cv2.integral(np.ones((120, 160), np.uint8)))
+    >>> centres.tolist(), sizes.tolist()  # parted from it, a little thinned
+    ([[30.0, 18.0]], [11.0])
+    """
+    x, y, bw, bh, area = (stats[1:, k] for k in range(5))
+    lines = np.flatnonzero((np.maximum(bw, bh) > _glyph_most(paper_sums)) & (area < SOLID * bw * bh))
+    paper, box = box_sum(paper_sums, x[lines], y[lines], x[lines] + bw[lines], y[lines] + bh[lines])
+    found = [(np.zeros((0, 2), np.float32), np.zeros(0, np.float32))]
+    for k in lines[paper >= LINE_PAPER * box]:
+        x0, y0, x1, y1 = x[k], y[k], x[k] + bw[k], y[k] + bh[k]
+        own = (labels[y0:y1, x0:x1] == k + 1).view(np.uint8)  # this mark alone, not the others in its box
+        opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, np.ones((PARTING, PARTING), np.uint8))
+        if cv2.countNonZero(opened):
+            _, pieces, centres = components(opened)
+            found.append(_marks(pieces, centres, paper_sums, at=(int(x0), int(y0))))
+    return np.concatenate([c for c, _ in found]), np.concatenate([s for _, s in found])
 
 
 def components(ink: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
@@ -563,21 +619,29 @@ def _empty() -> Candidates:
                       np.zeros((0, 2), np.float32))
 
 
+def box_sum(integral: NDArray[Any], x0: NDArray[Any], y0: NDArray[Any], x1: NDArray[Any], y1: NDArray[Any]
+            ) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The sum of a mask within each box from (x0, y0) up to (x1, y1), clipped to the frame, from the mask's integral
+    image, and each box's area.
+
+    >>> box_sum(cv2.integral(np.ones((4, 6), np.uint8)), np.array([1, -3]), np.array([1, 0]), np.array([3, 2]),
+    ...         np.array([4, 9]))
+    (array([6, 8], dtype=int32), array([6, 8]))
+    """
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    x0, x1 = np.clip(x0, 0, w).astype(int), np.clip(x1, 0, w).astype(int)
+    y0, y1 = np.clip(y0, 0, h).astype(int), np.clip(y1, 0, h).astype(int)
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    return total, (x1 - x0) * (y1 - y0)
+
+
 def ring_share(integral: NDArray[Any], x: NDArray[Any], y: NDArray[Any], bw: NDArray[Any], bh: NDArray[Any],
                 size: NDArray[Any]) -> NDArray[Any]:
     """The share of paper in a band around each box (x, y, bw, bh), a third of its size wide (``integral``:
     the paper mask's integral image)."""
-    h, w = integral.shape[0] - 1, integral.shape[1] - 1
-
-    def box_sum(x0: NDArray[Any], y0: NDArray[Any], x1: NDArray[Any], y1: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
-        x0, x1 = np.clip(x0, 0, w).astype(int), np.clip(x1, 0, w).astype(int)
-        y0, y1 = np.clip(y0, 0, h).astype(int), np.clip(y1, 0, h).astype(int)
-        total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
-        return total, (x1 - x0) * (y1 - y0)
-
     m = np.maximum(2, size / 3)
-    outer, outer_area = box_sum(x - m, y - m, x + bw + m, y + bh + m)
-    inner, inner_area = box_sum(x, y, x + bw, y + bh)
+    outer, outer_area = box_sum(integral, x - m, y - m, x + bw + m, y + bh + m)
+    inner, inner_area = box_sum(integral, x, y, x + bw, y + bh)
     out: NDArray[Any] = (outer - inner) / np.maximum(outer_area - inner_area, 1)
     return out
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
 
-from scoring.cards import Suit
+from scoring.cards import Card, Suit
 from tools.cards import render
 from tools.text import put_text
 from vision import corners
@@ -79,6 +81,31 @@ def squeezed_index(edge: int, gap: int) -> tuple[np.ndarray, tuple[float, float]
 def test_an_index_squeezed_between_the_card_edge_and_a_picture_is_a_candidate(edge: int, gap: int) -> None:
     image, centre = squeezed_index(edge, gap)  # paper rings a third ink halo when halos are not paper
     assert has_pair_at(corners.candidates(image), centre)
+
+
+def framed_fan(codes: list[str], seed: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """A fan of ``bellot`` cards, each edged in dark grey, blurred; and each card's top index (rank and suit centres)."""
+    rng = np.random.default_rng(seed)
+    canvas = render.table(rng, (400, 700))
+    cover = np.zeros(canvas.shape[:2], bool)
+    indices = []
+    for k, code in enumerate(codes):
+        face, marks = render.deck_face("bellot", Card.parse(code))
+        quad = render.card_quad(rng, (150.0 + 34 * k, 220.0 - 3 * k), 170.0, math.radians(3 * k - 25))
+        to_image = render.paste(canvas, cover, face, quad, 90)
+        indices.append(tuple(cv2.perspectiveTransform(np.float32([[marks[0].rank, marks[0].suit]]), to_image)[0]))
+    return cv2.GaussianBlur(canvas, (0, 0), 1.0), indices
+
+
+@pytest.mark.skipif(not render.CARD_FACES.exists(), reason=f"the real deck designs are not here: {render.CARD_FACES}")
+def test_ranks_run_into_a_fan_s_outlines_are_parted_from_them() -> None:
+    """The ranks of a fanned deck printed close to the card's edge run into the dark edges, which join into one
+    mark; opened, the lines part from them (``corners.Planes.parted``): without, 2 of these 8 pair with their suits."""
+    image, indices = framed_fan(["5D", "7C", "6D", "9S", "4H", "2D", "8C", "3H"], seed=2)
+    found = corners.candidates(image)
+    paired = [(np.hypot(*(found.rank - rank).T) < 0.35 * math.dist(rank, suit))
+              & (np.hypot(*(found.suit - suit).T) < 0.35 * math.dist(rank, suit)) for rank, suit in indices]
+    assert sum(bool(p.any()) for p in paired) >= 5
 
 
 @pytest.mark.parametrize("paper", [(228, 193, 159), (150, 200, 235)], ids=["bluish", "yellowish"])

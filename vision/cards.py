@@ -150,7 +150,8 @@ HALVED, LARGE_INDEX = 2, 48.0
 suit at their median, is read again at 1 / HALVED of its size (``read_corners``), for corners too large to read as
 they are (a close-up photo's, 60 px and more). On the colour photos of light-faced decks of the real set's train
 split, 3 more cards of 862 are read right, with no more wrong or phantom; on the busiest synthetic tables, 1 frame
-in 40 is read again."""
+in 40 is read again. An odd last row or column is left out: OpenCV averages an exact half 15 times quicker (0.13
+against 1.8 ms for a 640x853 photo; 62 of the 164 real test photos are read halved too)."""
 CLEAR_INDEX = 18.0
 """Index corners at least this many pixels from rank mark to suit mark, in the frame as read (``scaled``), read
 as surely as larger ones; smaller ones are missed or left unknown more and more often. On 400 held-out tables
@@ -467,7 +468,8 @@ def read_corners(image: NDArray[Any], layout: Layout | None = None, shapes: bool
     found = read_at_scale(image, layout, shapes)
     if min(image.shape[:2]) < HALVED * MIN_SIDE or (found and np.median([c.scale for c in found]) < LARGE_INDEX):
         return found
-    halved = cv2.resize(image, (image.shape[1] // HALVED, image.shape[0] // HALVED), interpolation=cv2.INTER_AREA)
+    h, w = (side - side % HALVED for side in image.shape[:2])  # an exact half (see ``HALVED``)
+    halved = cv2.resize(image[:h, :w], (w // HALVED, h // HALVED), interpolation=cv2.INTER_AREA)
     larger = [c.enlarged(HALVED) for c in read_at_scale(halved, layout, shapes)]
     return found + [c for c in larger if not any(c.repeats(f) for f in found)]
 

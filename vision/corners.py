@@ -61,7 +61,7 @@ INK_DEPTHS = (0.65, 0.3)  # ink lies this share of the way from the paper nearby
 LEAST_SPREAD = 0.3  # the paper-to-ink spread measured against, as a share of the paper's brightness at least
 MIN_MARK = 5  # pixels: smaller marks cannot be read
 SOLID = 0.12  # a glyph's mark fills at least this share of its box
-PARTING = 3  # pixels across the square that opens a line a rank has run into (``_parted``)
+PARTING = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))  # opens a line a rank has run into (``_parted``)
 LINE_PAPER = 0.8  # a line is opened only where at least this share of its box is paper (``_parted``)
 PAPER_SHARE = 0.5  # of a mark's surroundings that must be paper
 PAPER_BRIGHT = 0.5  # paper is at least this share as bright as the brightest thing nearby: a window beside a card can be twice it
@@ -321,17 +321,18 @@ def _parted(labels: NDArray[Any], stats: NDArray[Any], paper_sums: NDArray[Any])
     card's dark outline or a court picture's frame runs into it once blurred, and the outlines of a fan's cards join
     into one mark: no mark of a glyph's size is left for the rank. Each mark of an ink mask (its ``labels`` and
     ``stats``, ``components``) too large and too sparse for a glyph whose box is mostly paper (``LINE_PAPER``: a
-    card, a fan; not the edge of a shadow on the table) is opened by a square of ``PARTING`` pixels, which cuts the
+    card, a fan; not the edge of a shadow on the table) is opened by a 3 x 3 cross (``PARTING``), which cuts the
     narrow neck where a rank touches the line, and its pieces of a glyph's size ringed by paper are kept
     (``_marks``).
 
-    >>> labels, stats, _ = components(cv2.rectangle(np.zeros((120, 160), np.uint8), (10, 10), (150, 110), 1, 2))
+    >>> labels, stats, _ = components(cv2.rectangle(np.zeros((120, 160), np.uint8), (10, 10), (150, 110), 1, 1))
     >>> stats[1:, 4] < SOLID * stats[1:, 2] * stats[1:, 3]  # a card's outline is too sparse for a glyph
     array([ True])
-    >>> ink = cv2.circle(labels.astype(np.uint8), (30, 18), 6, 1, -1)  # a dot just run into its top side
+    >>> ink = cv2.line(labels.astype(np.uint8), (24, 12), (36, 12), 1, 2)
+    >>> ink = cv2.line(ink, (36, 12), (28, 30), 1, 2)  # a thin 7 run into its top side
     >>> centres, sizes = _parted(*components(ink)[:2], cv2.integral(np.ones((120, 160), np.uint8)))
-    >>> centres.tolist(), sizes.tolist()  # parted from it, a little thinned
-    ([[30.0, 18.0]], [11.0])
+    >>> centres.round().tolist(), sizes.tolist()  # the whole 7 parted from it (a 3 x 3 square keeps only its bar)
+    ([[31.0, 16.0]], [22.0])
     """
     x, y, bw, bh, area = (stats[1:, k] for k in range(5))
     lines = np.flatnonzero((np.maximum(bw, bh) > _glyph_most(paper_sums)) & (area < SOLID * bw * bh))
@@ -340,7 +341,7 @@ def _parted(labels: NDArray[Any], stats: NDArray[Any], paper_sums: NDArray[Any])
     for k in lines[paper >= LINE_PAPER * box]:
         x0, y0, x1, y1 = x[k], y[k], x[k] + bw[k], y[k] + bh[k]
         own = (labels[y0:y1, x0:x1] == k + 1).view(np.uint8)  # this mark alone, not the others in its box
-        opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, np.ones((PARTING, PARTING), np.uint8))
+        opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, PARTING)
         if cv2.countNonZero(opened):
             _, pieces, centres = components(opened)
             found.append(_marks(pieces, centres, paper_sums, at=(int(x0), int(y0))))

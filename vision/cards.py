@@ -111,6 +111,10 @@ read index's pip paired with some other mark (a big pip, a hidden rank): one pip
 2 of the benchmark's 3 synthetic phantoms, and 2 phantom unknowns on 1,000 validation scenes, no other card."""
 SAME_CORNER = 0.7
 """Two reads whose rank marks lie closer than this many times the larger scale are reads of one corner."""
+FAN = (0.94, 1.3, 6.0)
+"""Two read corners may be corners of one fan's (or row's) cards when they face ways at most 20 degrees apart (the
+cosine), one's scale is at most the second figure times the other's, and they lie less than the third figure times
+their mean scale apart (``fan_candidates``)."""
 BESIDE_INSET = 0.6
 """How far in from its card's side and top a rank mark whose suit is printed beside it lies, in index units (a
 rank's size is 0.8 of one there: ``corners.BESIDE_SCALE``): such a card is placed by the two marks, as wide as
@@ -483,11 +487,47 @@ def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: boo
     nothing on the other ways, nor one whose indices are there but unreadable."""
     planes = corners.Planes(image)
     found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
+    found += [c for c in _read(planes, fan_candidates(found)) if c.card is not None]
     if layout == "beside" or (layout is None and all(c.card is None for c in found)):
         found += _read(planes, corners.beside_candidates(planes), found, confirm=True)
     if layout == "inside" or (layout is None and shapes and not found):
         found += _inside(planes)
     return found
+
+
+def fan_candidates(found: list[Corner]) -> corners.Candidates:
+    """Where more corners of a fan's or a row's cards may lie, from its corners read (``found``, their suits below
+    their ranks): halfway between two that may be one fan's (``FAN``), and as far again beyond each, facing their
+    mean way at their mean scale; none where a corner was found already (``same_corner``). In a fan packed tight a
+    rank runs into the next card's edge and is no mark of its own, so no pair of marks is proposed there; the
+    reader reads such a corner once it is framed.
+
+    >>> up = np.array([0.0, 1.0])
+    >>> seen = [Corner(Card.parse(code), 0.99, np.array([x, 0.0]), up, 10.0) for code, x in (("9H", 0.0), ("7S", 30.0))]
+    >>> fan_candidates(seen).rank.tolist(), fan_candidates(seen[:1]).rank.tolist()
+    ([[15.0, 0.0], [-30.0, 0.0], [60.0, 0.0]], [])
+    >>> fan_candidates(seen + [Corner(None, 0.95, np.array([14.0, 1.0]), up, 10.0)]).rank.tolist()  # found already
+    [[-30.0, 0.0], [60.0, 0.0]]
+    """
+    read = [c for c in found if c.card is not None and c.layout == "below"]
+    if len(read) < 2:
+        return corners.Candidates.empty()
+    rank, down = (np.array([getattr(c, k) for c in read], np.float32) for k in ("rank", "down"))
+    scale = np.array([c.scale for c in read], np.float32)
+    i, j = np.triu_indices(len(read), 1)
+    mean = (scale[i] + scale[j]) / 2
+    ok = (np.sum(down[i] * down[j], axis=1) >= FAN[0]) & (np.hypot(*(rank[j] - rank[i]).T) < FAN[2] * mean)
+    ok &= np.maximum(scale[i], scale[j]) <= FAN[1] * np.minimum(scale[i], scale[j])
+    i, j, mean = i[ok], j[ok], mean[ok]
+    way = down[i] + down[j]
+    way /= np.hypot(*way.T)[:, None]
+    step = rank[j] - rank[i]
+    at = np.concatenate([rank[i] + step / 2, rank[i] - step, rank[j] + step])
+    fresh = ~same_corner(at[:, None], np.tile(mean, 3)[:, None], np.array([c.rank for c in found], np.float32)[None],
+                         np.array([c.scale for c in found], np.float32)[None]).any(axis=1)
+    out = corners.Candidates(at[fresh], np.tile(way, (3, 1))[fresh], np.tile(mean, 3)[fresh],
+                             np.zeros((int(fresh.sum()), 2), np.float32))
+    return out[corners.distinct(out)]
 
 
 def _inside(planes: corners.Planes) -> list[Corner]:

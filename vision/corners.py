@@ -91,6 +91,12 @@ class Candidates:
         return len(self.scale)
 
     @classmethod
+    def empty(cls) -> Candidates:
+        """No candidates."""
+        return cls(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32),
+                   np.zeros((0, 2), np.float32))
+
+    @classmethod
     def joined(cls, parts: list[Candidates]) -> Candidates:
         """The candidates of ``parts``, one after another."""
         return cls(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("rank", "down", "scale", "gap")))
@@ -284,7 +290,7 @@ def candidates(frame: NDArray[Any] | Planes) -> Candidates:
     parts += [_nearest_partners(*looser, partners=stricter) for stricter, looser in zip(marks, marks[1:], strict=False)]
     parts.append(_nearest_partners(*planes.parted, partners=marks[0]))
     found = Candidates.joined(parts)
-    return found[_distinct(found)]
+    return found[distinct(found)]
 
 
 def beside_candidates(frame: NDArray[Any] | Planes) -> Candidates:
@@ -292,7 +298,7 @@ def beside_candidates(frame: NDArray[Any] | Planes) -> Candidates:
     corner in a BGR frame (the marks as ``candidates`` finds them)."""
     planes = frame if isinstance(frame, Planes) else Planes(frame)
     found = Candidates.joined([_beside(*level, planes.paper) for level in planes.marks])
-    return found[_distinct(found)]
+    return found[distinct(found)]
 
 
 def _marks(stats: NDArray[Any], centres: NDArray[Any], paper_sums: NDArray[Any],
@@ -410,7 +416,7 @@ def _nearest_partners(center: NDArray[Any], size: NDArray[Any],
     """
     among, among_size = (center, size) if partners is None else partners
     if not len(size) or not len(among_size):
-        return _empty()
+        return Candidates.empty()
     reach = 2.3 * size
     ri, si = _within_reach(center, reach, among)  # by rank mark
     mark = size[ri]
@@ -451,7 +457,7 @@ def _beside(center: NDArray[Any], size: NDArray[Any], paper: NDArray[Any]) -> Ca
     0
     """
     if len(size) < 2:
-        return _empty()
+        return Candidates.empty()
     ri, si = _within_reach(center, BESIDE[1] * size)
     ratio = size[si] / size[ri]
     vec = center[si] - center[ri]
@@ -516,7 +522,7 @@ def _within_reach(center: NDArray[Any], reach: NDArray[Any], among: NDArray[Any]
     return i, j
 
 
-def _distinct(found: Candidates) -> NDArray[Any]:
+def distinct(found: Candidates) -> NDArray[Any]:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
     earlier candidate's (the same pair found at another ink level)."""
     cells = np.floor(np.vstack([found.rank.T[::-1], found.suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
@@ -613,11 +619,6 @@ def _times(image: NDArray[Any], share: float) -> NDArray[Any]:
     [[0, 60, 153]]
     """
     return cv2.LUT(image, np.clip(np.rint(np.arange(256) * share), 0, 255).astype(np.uint8))
-
-
-def _empty() -> Candidates:
-    return Candidates(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32),
-                      np.zeros((0, 2), np.float32))
 
 
 def box_sum(integral: NDArray[Any], x0: NDArray[Any], y0: NDArray[Any], x1: NDArray[Any], y1: NDArray[Any]

@@ -15,6 +15,7 @@ import pytest
 
 from scoring.cards import DECK, Card, Rank
 from tools.cards import render
+from vision import cards, corners
 from vision.cards import (
     CLEAR_INDEX,
     PAIR_REACH,
@@ -26,6 +27,7 @@ from vision.cards import (
     index_note,
     read_cards,
     read_corners,
+    same_corner,
     scaled,
 )
 from vision.observations import CardSighting
@@ -163,6 +165,25 @@ def test_lone_cards_at_any_angle_are_read_with_centres() -> None:
 def test_a_fanned_hand_is_read_from_its_corners() -> None:
     fan = [(code, (420 + 48 * k, 360 + 4 * k), 8 * k - 16) for k, code in enumerate(["5H", "6D", "JC", "9S", "TD"])]
     check(read_cards(lay(fan, seed=5)), fan, at_least=3)
+
+
+def test_a_fan_s_corner_no_pair_of_marks_finds_is_read_between_its_neighbours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a fan packed tight a rank runs into the next card's edge and no pair of marks is proposed there; the corners
+    read either side of it frame it (``fan_candidates``), and the reader reads it. Here the finder is kept from
+    proposing the middle card's corner."""
+    fan = [(code, (420 + 50 * k, 360), 0) for k, code in enumerate(["5H", "JC", "9S", "6D", "KH"])]
+    image = lay(fan, seed=5)
+    middle = next(c for c in read_corners(image) if c.card == Card.parse("9S"))
+    pairs = corners.candidates
+
+    def blind(frame: corners.Planes) -> corners.Candidates:
+        found = pairs(frame)
+        return found[~same_corner(found.rank, found.scale, middle.rank, middle.scale)]
+
+    monkeypatch.setattr(corners, "candidates", blind)
+    assert "9S" in {c.card.code for c in read_corners(image) if c.card is not None}
+    monkeypatch.setattr(cards, "fan_candidates", lambda found: corners.Candidates.empty())
+    assert "9S" not in {c.card.code for c in read_corners(image) if c.card is not None}
 
 
 def test_an_overlapping_meld_shows_only_top_strips() -> None:

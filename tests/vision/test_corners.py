@@ -304,8 +304,8 @@ def test_distinct_keeps_the_first_candidate_of_each_cell_quadruple() -> None:
     found = found[np.concatenate([np.arange(n), rng.integers(0, n, 200)])]  # repeats, suits off the frame too
     cells = np.floor(np.hstack([found.rank, found.suit]) / 3).astype(int)
     first = sorted({tuple(c): i for i, c in reversed(list(enumerate(cells.tolist())))}.values())
-    assert corners._distinct(found).tolist() == first
-    assert len(corners._distinct(found[np.zeros(0, int)])) == 0
+    assert corners.distinct(found).tolist() == first
+    assert len(corners.distinct(found[np.zeros(0, int)])) == 0
 
 # --------------------------------------------------------------------------------------- synthetic data
 

@@ -114,7 +114,7 @@ SAME_CORNER = 0.7
 FAN = (0.94, 1.3, 6.0)
 """Two read corners may be corners of one fan's (or row's) cards when they face ways at most 20 degrees apart (the
 cosine), one's scale is at most the second figure times the other's, and they lie less than the third figure times
-their mean scale apart (``fan_candidates``)."""
+their mean scale apart (``fan_corners``)."""
 BESIDE_INSET = 0.6
 """How far in from its card's side and top a rank mark whose suit is printed beside it lies, in index units (a
 rank's size is 0.8 of one there: ``corners.BESIDE_SCALE``): such a card is placed by the two marks, as wide as
@@ -487,7 +487,7 @@ def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: boo
     nothing on the other ways, nor one whose indices are there but unreadable."""
     planes = corners.Planes(image)
     found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
-    found += [c for c in _read(planes, fan_candidates(found)) if c.card is not None]
+    found += [c for c in _read(planes, foreseen(found)) if c.card is not None]
     if layout == "beside" or (layout is None and all(c.card is None for c in found)):
         found += _read(planes, corners.beside_candidates(planes), found, confirm=True)
     if layout == "inside" or (layout is None and shapes and not found):
@@ -495,21 +495,38 @@ def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: boo
     return found
 
 
-def fan_candidates(found: list[Corner]) -> corners.Candidates:
-    """Where more corners of a fan's or a row's cards may lie, from its corners read (``found``, their suits below
-    their ranks): halfway between two that may be one fan's (``FAN``), and as far again beyond each, facing their
-    mean way at their mean scale; none where a corner was found already (``same_corner``). In a fan packed tight a
-    rank runs into the next card's edge and is no mark of its own, so no pair of marks is proposed there; the
-    reader reads such a corner once it is framed.
+def foreseen(found: list[Corner]) -> corners.Candidates:
+    """Where more index corners may lie, foreseen from the corners ``found`` with their suits below their ranks, and
+    where none was found (``same_corner``): a fan's or a row's (``fan_corners``), and the other corner of each unknown
+    corner's card (``other_corners``). In a fan packed tight a rank runs into the next card's edge, or a suit into a
+    court's picture, and is no mark of its own, so no pair of marks is proposed there; the reader reads such a
+    corner once it is framed.
 
     >>> up = np.array([0.0, 1.0])
     >>> seen = [Corner(Card.parse(code), 0.99, np.array([x, 0.0]), up, 10.0) for code, x in (("9H", 0.0), ("7S", 30.0))]
-    >>> fan_candidates(seen).rank.tolist(), fan_candidates(seen[:1]).rank.tolist()
+    >>> foreseen(seen).rank.tolist(), foreseen(seen[:1]).rank.tolist()
     ([[15.0, 0.0], [-30.0, 0.0], [60.0, 0.0]], [])
-    >>> fan_candidates(seen + [Corner(None, 0.95, np.array([14.0, 1.0]), up, 10.0)]).rank.tolist()  # found already
-    [[-30.0, 0.0], [60.0, 0.0]]
+    >>> unknown = Corner(None, 0.95, np.array([14.0, 1.0]), up, 10.0)  # found halfway, and its card's other corner
+    >>> foreseen(seen + [unknown]).rank.round().tolist()
+    [[-30.0, 0.0], [60.0, 0.0], [60.0, 65.0]]
     """
-    read = [c for c in found if c.card is not None and c.layout == "below"]
+    below = [c for c in found if c.layout == "below"]
+    out = corners.Candidates.joined([fan_corners([c for c in below if c.card is not None]),
+                                     other_corners([c for c in below if c.card is None], glyphs.load().geometry)])
+    rank = np.array([c.rank for c in found], np.float32).reshape(-1, 2)
+    scale = np.array([c.scale for c in found], np.float32)
+    out = out[np.flatnonzero(~same_corner(out.rank[:, None], out.scale[:, None], rank[None], scale[None]).any(axis=1))]
+    return out[corners.distinct(out)]
+
+
+def fan_corners(read: list[Corner]) -> corners.Candidates:
+    """Where more corners of a fan's or a row's cards may lie, from its corners ``read``: halfway between two that may
+    be one fan's (``FAN``), and as far again beyond each, facing their mean way at their mean scale.
+
+    >>> up = np.array([0.0, 1.0])
+    >>> fan_corners([Corner(Card.parse("9H"), 0.99, np.array([x, 0.0]), up, 10.0) for x in (0.0, 30.0, 200.0)]).rank.tolist()
+    [[15.0, 0.0], [-30.0, 0.0], [60.0, 0.0]]
+    """
     if len(read) < 2:
         return corners.Candidates.empty()
     rank, down = (np.array([getattr(c, k) for c in read], np.float32) for k in ("rank", "down"))
@@ -522,12 +539,25 @@ def fan_candidates(found: list[Corner]) -> corners.Candidates:
     way = down[i] + down[j]
     way /= np.hypot(*way.T)[:, None]
     step = rank[j] - rank[i]
-    at = np.concatenate([rank[i] + step / 2, rank[i] - step, rank[j] + step])
-    fresh = ~same_corner(at[:, None], np.tile(mean, 3)[:, None], np.array([c.rank for c in found], np.float32)[None],
-                         np.array([c.scale for c in found], np.float32)[None]).any(axis=1)
-    out = corners.Candidates(at[fresh], np.tile(way, (3, 1))[fresh], np.tile(mean, 3)[fresh],
-                             np.zeros((int(fresh.sum()), 2), np.float32))
-    return out[corners.distinct(out)]
+    return corners.Candidates(np.concatenate([rank[i] + step / 2, rank[i] - step, rank[j] + step]),
+                              np.tile(way, (3, 1)), np.tile(mean, 3), np.zeros((3 * len(i), 2), np.float32))
+
+
+def other_corners(unknown: list[Corner], geometry: dict[str, float]) -> corners.Candidates:
+    """Where the other corner of each ``unknown`` corner's card lies, by the median card's ``geometry`` (as
+    ``_assemble`` places a lone corner's card), facing the other way at the same scale.
+
+    >>> up = np.array([0.0, 1.0])
+    >>> found = other_corners([Corner(None, 0.95, np.zeros(2), up, 10.0)], {"centre_x": 2.0, "centre_y": 3.5})
+    >>> found.rank.tolist(), found.down.tolist()
+    ([[40.0, 70.0]], [[-0.0, -1.0]])
+    """
+    if not unknown:
+        return corners.Candidates.empty()
+    rank, down = (np.array([getattr(c, k) for c in unknown], np.float32) for k in ("rank", "down"))
+    scale = np.array([c.scale for c in unknown], np.float32)
+    across = 2 * scale[:, None] * (geometry["centre_x"] * _right(down) + geometry["centre_y"] * down)
+    return corners.Candidates(rank + across, -down, scale, np.zeros((len(unknown), 2), np.float32))
 
 
 def _inside(planes: corners.Planes) -> list[Corner]:

@@ -169,7 +169,7 @@ def test_a_fanned_hand_is_read_from_its_corners() -> None:
 
 def test_a_fan_s_corner_no_pair_of_marks_finds_is_read_between_its_neighbours(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a fan packed tight a rank runs into the next card's edge and no pair of marks is proposed there; the corners
-    read either side of it frame it (``fan_candidates``), and the reader reads it. Here the finder is kept from
+    read either side of it frame it (``foreseen``), and the reader reads it. Here the finder is kept from
     proposing the middle card's corner."""
     fan = [(code, (420 + 50 * k, 360), 0) for k, code in enumerate(["5H", "JC", "9S", "6D", "KH"])]
     image = lay(fan, seed=5)
@@ -182,7 +182,7 @@ def test_a_fan_s_corner_no_pair_of_marks_finds_is_read_between_its_neighbours(mo
 
     monkeypatch.setattr(corners, "candidates", blind)
     assert "9S" in {c.card.code for c in read_corners(image) if c.card is not None}
-    monkeypatch.setattr(cards, "fan_candidates", lambda found: corners.Candidates.empty())
+    monkeypatch.setattr(cards, "fan_corners", lambda read: corners.Candidates.empty())
     assert "9S" not in {c.card.code for c in read_corners(image) if c.card is not None}
 
 

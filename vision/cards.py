@@ -480,8 +480,8 @@ def read_corners(image: NDArray[Any], layout: Layout | None = None, shapes: bool
 
 def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
     """The index corners in a BGR image at the scale given, one per corner (repeated reads merged), in the table's
-    ``layout`` where it is known. Where it is not: those with their suits below their ranks; where none of those is
-    read, those with their suits beside their ranks too; and where neither way finds so much as an unknown index, the
+    ``layout`` where it is known. Where it is not: those with their suits below their ranks, and those read where
+    these foresee more (``foreseen``); where none of those is read, those with their suits beside their ranks too; and where neither way finds so much as an unknown index, the
     ranks knocked out of suit shapes (``_inside``), unless told not to seek those (``shapes`` false) where the layout
     is not known. One deck is read one way (``_one_layout``), so an image that reads as an ordinary deck spends
     nothing on the other ways, nor one whose indices are there but unreadable."""

@@ -524,7 +524,7 @@ def _within_reach(center: NDArray[Any], reach: NDArray[Any], among: NDArray[Any]
 
 def distinct(found: Candidates) -> NDArray[Any]:
     """Indices of the candidates whose rank and suit marks are not both in the same 3-pixel cells as an
-    earlier candidate's (the same pair found at another ink level)."""
+    earlier candidate's (the same pair found at another ink level, or a place foreseen twice)."""
     cells = np.floor(np.vstack([found.rank.T[::-1], found.suit.T[::-1]]) / 3).astype(np.int64)  # rank y, x, suit y, x
     if not cells.shape[1]:
         return np.zeros(0, np.intp)

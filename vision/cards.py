@@ -481,9 +481,9 @@ def read_corners(image: NDArray[Any], layout: Layout | None = None, shapes: bool
 def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
     """The index corners in a BGR image at the scale given, one per corner (repeated reads merged), in the table's
     ``layout`` where it is known. Where it is not: those with their suits below their ranks, and those read where
-    these foresee more (``foreseen``); where none of those is read, those with their suits beside their ranks too; and where neither way finds so much as an unknown index, the
-    ranks knocked out of suit shapes (``_inside``), unless told not to seek those (``shapes`` false) where the layout
-    is not known. One deck is read one way (``_one_layout``), so an image that reads as an ordinary deck spends
+    these foresee more (``foreseen``); where none of those is read, those with their suits beside their ranks too;
+    and where neither way finds so much as an unknown index, the ranks knocked out of suit shapes (``_inside``),
+    unless told not to seek those (``shapes`` false) where the layout is not known. One deck is read one way (``_one_layout``), so an image that reads as an ordinary deck spends
     nothing on the other ways, nor one whose indices are there but unreadable."""
     planes = corners.Planes(image)
     found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
@@ -513,8 +513,7 @@ def foreseen(found: list[Corner]) -> corners.Candidates:
     below = [c for c in found if c.layout == "below"]
     out = corners.Candidates.joined([fan_corners([c for c in below if c.card is not None]),
                                      other_corners([c for c in below if c.card is None], glyphs.load().geometry)])
-    rank = np.array([c.rank for c in found], np.float32).reshape(-1, 2)
-    scale = np.array([c.scale for c in found], np.float32)
+    rank, _, scale = _placed(found)
     out = out[np.flatnonzero(~same_corner(out.rank[:, None], out.scale[:, None], rank[None], scale[None]).any(axis=1))]
     return out[corners.distinct(out)]
 
@@ -529,8 +528,7 @@ def fan_corners(read: list[Corner]) -> corners.Candidates:
     """
     if len(read) < 2:
         return corners.Candidates.empty()
-    rank, down = (np.array([getattr(c, k) for c in read], np.float32) for k in ("rank", "down"))
-    scale = np.array([c.scale for c in read], np.float32)
+    rank, down, scale = _placed(read)
     i, j = np.triu_indices(len(read), 1)
     mean = (scale[i] + scale[j]) / 2
     ok = (np.sum(down[i] * down[j], axis=1) >= FAN[0]) & (np.hypot(*(rank[j] - rank[i]).T) < FAN[2] * mean)
@@ -554,10 +552,15 @@ def other_corners(unknown: list[Corner], geometry: dict[str, float]) -> corners.
     """
     if not unknown:
         return corners.Candidates.empty()
-    rank, down = (np.array([getattr(c, k) for c in unknown], np.float32) for k in ("rank", "down"))
-    scale = np.array([c.scale for c in unknown], np.float32)
-    across = 2 * scale[:, None] * (geometry["centre_x"] * _right(down) + geometry["centre_y"] * down)
+    rank, down, scale = _placed(unknown)
+    across = 2 * scale[:, None] * _to_centre(down, geometry["centre_x"], geometry["centre_y"])
     return corners.Candidates(rank + across, -down, scale, np.zeros((len(unknown), 2), np.float32))
+
+
+def _placed(found: list[Corner]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """The rank marks (n, 2), "down"s (n, 2) and scales (n,) of the corners ``found``, as float32 arrays."""
+    rank, down = (np.array([getattr(c, k) for c in found], np.float32).reshape(-1, 2) for k in ("rank", "down"))
+    return rank, down, np.array([c.scale for c in found], np.float32)
 
 
 def _inside(planes: corners.Planes) -> list[Corner]:
@@ -825,7 +828,7 @@ def _assemble(found: list[Corner], geometry: dict[str, float]) -> list[CardSight
         elif j is None:
             card, confidence = c.card, c.confidence
             scale = c.scale if card is not None or unknown_scale is None else unknown_scale
-            centre = c.rank + scale * (cx * _right(c.down) + cy * c.down)
+            centre = c.rank + scale * _to_centre(c.down, cx, cy)
             size, index_size = height * scale, c.scale
         else:
             done.add(j)
@@ -975,6 +978,17 @@ def _pooled(a: Corner, b: Corner) -> tuple[Card | None, float]:
     if rank[r] < (EXPERT_SURE if r == TEN else READ_SURE) or suit[s] < max(a.sure_at, b.sure_at):
         return unsure
     return Card(glyphs.RANKS[r], glyphs.SUITS[s]), float(min(rank[r], suit[s]))
+
+
+def _to_centre(down: NDArray[Any], cx: float, cy: float) -> NDArray[Any]:
+    """The way from a corner's rank mark to its card's centre, in index units, given its "down" (one vector or a row of
+    each), ``cx`` across and ``cy`` down (the median card's ``centre_x`` and ``centre_y``).
+
+    >>> _to_centre(np.array([0.0, 1.0]), 2.0, 3.5).tolist()
+    [2.0, 3.5]
+    """
+    out: NDArray[Any] = cx * _right(down) + cy * down
+    return out
 
 
 def _right(down: NDArray[Any]) -> NDArray[Any]:

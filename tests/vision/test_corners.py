@@ -200,7 +200,10 @@ def test_features_are_upright_whatever_the_turn() -> None:
 
 
 def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
-    """``features`` samples candidates in blocks, in order of scale, level by level: none of it changes a row."""
+    """``features`` samples candidates in blocks, in order of scale, level by level: none of it changes a row, but for
+    a bilinear sample's last level. The sample points are one matrix product a block, and OpenBLAS picks its kernel
+    by the processor and the product's shape: on some processors a point's last bit differs between a block and a
+    single row, and a sample rounds to the next level (on an AMD EPYC, 2 of the 664,608 values here by one level)."""
     rng = np.random.default_rng(3)
     image = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
     planes = corners.Planes(image)
@@ -211,10 +214,14 @@ def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
                                np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
                                rng.uniform(2, 150, n).astype(np.float32), gap.astype(np.float32))  # every pyramid level, mixed
     alone = np.vstack([corners.features(planes, found[np.array([i])]) for i in range(n)])
-    assert np.array_equal(corners.features(planes, found), alone)
+    def alike(x: np.ndarray, y: np.ndarray) -> bool:  # at most a level apart (1 / 25: the least span), and rarely
+        apart = np.abs(x - y)
+        return bool(apart.max() <= 1 / 25 + 1e-6 and np.count_nonzero(apart) <= 1e-4 * apart.size)
+
+    assert alike(corners.features(planes, found), alone)
     blocks = list(corners.feature_blocks(planes, found))
     assert len(blocks) == 2 and sorted(np.concatenate([rows for rows, _ in blocks]).tolist()) == list(range(n))
-    assert all(np.array_equal(x, alone[rows]) for rows, x in blocks)
+    assert all(alike(x, alone[rows]) for rows, x in blocks)
 
 
 @pytest.mark.parametrize("stride", [2, 3, 4])

@@ -46,8 +46,9 @@ import numpy as np  # noqa: E402
 from scoring.cards import Card, Rank  # noqa: E402
 from tools.cards import photos, render  # noqa: E402
 from vision import corners, glyphs  # noqa: E402
-from vision.cards import CLEAR_INDEX, Faces, cards_of, in_colour, read_cards, read_corners, screened  # noqa: E402
+from vision.cards import CLEAR_INDEX, Faces, cards_of, in_colour, read_cards  # noqa: E402
 from vision.cards import scaled as cards_scaled  # noqa: E402
+from vision.indices import read_corners, screened  # noqa: E402
 from vision.observations import CardSighting  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-cards-pinochle-ranks"

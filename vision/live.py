@@ -47,7 +47,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.cards import (
-    Corner,
     Faces,
     as_read,
     at_scale,
@@ -61,6 +60,7 @@ from vision.cards import (
     table_layout,
 )
 from vision.corners import Planes, channels, paper_coloured
+from vision.indices import Corner
 from vision.observations import CardSighting
 
 CELL = 8

@@ -15,22 +15,11 @@ import pytest
 
 from scoring.cards import DECK, Card, Rank
 from tools.cards import render
-from vision import cards, corners
-from vision.cards import (
-    CLEAR_INDEX,
-    PAIR_REACH,
-    Corner,
-    _assemble,
-    _corner_pairs,
-    cards_of,
-    detail_zoom,
-    index_note,
-    read_cards,
-    read_corners,
-    same_corner,
-    scaled,
-)
+from vision import corners, indices
+from vision.cards import CLEAR_INDEX, cards_of, detail_zoom, index_note, read_cards, scaled
+from vision.indices import Corner, read_corners, right_of, same_corner
 from vision.observations import CardSighting
+from vision.sightings import PAIR_REACH, _corner_pairs, assemble
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "real-cards-pinochle-ranks" / "images"
 RANKS = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
@@ -182,7 +171,7 @@ def test_a_fan_s_corner_no_pair_of_marks_finds_is_read_between_its_neighbours(mo
 
     monkeypatch.setattr(corners, "candidates", blind)
     assert "9S" in {c.card.code for c in read_corners(image) if c.card is not None}
-    monkeypatch.setattr(cards, "fan_corners", lambda read: corners.Candidates.empty())
+    monkeypatch.setattr(indices, "fan_corners", lambda read: corners.Candidates.empty())
     assert "9S" not in {c.card.code for c in read_corners(image) if c.card is not None}
 
 
@@ -333,7 +322,7 @@ def test_a_tilted_ten_s_two_corners_are_one_card() -> None:
     # "down" by 7 degrees and the perspective makes one corner 1.4 times the other
     a = corner("TH", (96, 308), (-0.12, 0.99), 15.8)
     b = corner(None, (207, 435), (-0.02, -1.0), 22.2)
-    seen = _assemble([a, b], GEOMETRY)
+    seen = assemble([a, b], GEOMETRY)
     assert [(s.code, round(s.center[0]), round(s.center[1])) for s in seen] == [("TH", 152, 372)]
 
 
@@ -342,7 +331,7 @@ def test_corners_pair_with_their_own_card_first() -> None:
     # (and is met first), but the left card's own bottom corner lies where the card's shape expects it
     left = [corner("9S", (100, 100), (0, 1), 10), corner("9S", (149, 167), (0, -1), 10)]
     right = [corner("9D", (120, 100), (0, 1), 10), corner("9D", (169, 167), (0, -1), 10)]
-    seen = _assemble([left[0], right[0], right[1], left[1]], GEOMETRY)
+    seen = assemble([left[0], right[0], right[1], left[1]], GEOMETRY)
     assert sorted(s.code for s in seen) == ["9D", "9S"]
 
 
@@ -350,10 +339,10 @@ def test_corners_unlike_in_rank_and_colour_are_two_cards() -> None:
     # held-out deck table 1: an ace of diamonds' top corner and, a card's diagonal away, the bottom corner of
     # the queen of spades beneath it (the other two corners hidden) lie where one card's two corners would
     top, bottom = corner("AD", (100, 100), (0, 1), 10), corner("QS", (149, 167), (0, -1), 10)
-    assert sorted(s.code for s in _assemble([top, bottom], GEOMETRY)) == ["AD", "QS"]
+    assert sorted(s.code for s in assemble([top, bottom], GEOMETRY)) == ["AD", "QS"]
     # one corner misread in rank alone, or in suit alone (a red ink gone dark), is still one card: unknown
     for other in ("5D", "AH", "AS"):
-        seen = _assemble([top, corner(other, (149, 167), (0, -1), 10)], GEOMETRY)
+        seen = assemble([top, corner(other, (149, 167), (0, -1), 10)], GEOMETRY)
         assert [s.code for s in seen] == ["??"], other
 
 
@@ -364,7 +353,7 @@ def test_corners_read_as_one_card_pair_before_nearer_ones() -> None:
     own, below = corner("KS", (28.8, 39.6), (0, -1), 10), corner("TC", (52.8, 72.6), (0, -1), 10)
     geometry = {"centre_x": 2.4, "centre_y": 3.3, "card_height": 8.6}
     assert [p[1:] for p in _corner_pairs([top, own, below], 2.4, 3.3, 8.6)] == [(0, 1), (0, 2)]
-    seen = _assemble([top, below, own], geometry)
+    seen = assemble([top, below, own], geometry)
     assert sorted(s.code for s in seen) == ["KS", "TC"]
     assert next(s for s in seen if s.code == "KS").center == pytest.approx((14.4, 19.8))  # between its corners
 
@@ -374,19 +363,19 @@ def test_a_lone_unknown_corner_is_drawn_at_the_size_of_the_read_ones() -> None:
     # table's read indices are about 15, drew the unknown card off its own
     read = [corner("9S", (100, 100), (0, 1), 15), corner("TD", (400, 100), (0, 1), 14), corner("2C", (700, 100), (0, 1), 16)]
     small = corner(None, (100, 400), (0, 1), 9.4)
-    unknown = next(s for s in _assemble([*read, small], GEOMETRY) if s.card is None)
+    unknown = next(s for s in assemble([*read, small], GEOMETRY) if s.card is None)
     assert unknown.center == pytest.approx((100 + 15 * 2.46, 400 + 15 * 3.36), abs=1e-3)
     assert np.hypot(*np.subtract(unknown.outline[3], unknown.outline[0])) == pytest.approx(15 * 8.61, abs=1e-3)
     # a lone read corner keeps its own size, and so does an unknown on a table with nothing read
-    nine = next(s for s in _assemble([*read, small], GEOMETRY) if s.code == "9S")
+    nine = next(s for s in assemble([*read, small], GEOMETRY) if s.code == "9S")
     assert nine.center == pytest.approx((100 + 15 * 2.46, 100 + 15 * 3.36), abs=1e-3)
-    alone = _assemble([small], GEOMETRY)[0]
+    alone = assemble([small], GEOMETRY)[0]
     assert alone.center == pytest.approx((100 + 9.4 * 2.46, 400 + 9.4 * 3.36), abs=1e-3)
 
 
 def test_a_card_read_at_both_corners_but_unpaired_is_reported_once() -> None:
     # both corners upright (one read the wrong way round cannot pair), each placing the card near the other
-    seen = _assemble([corner("QC", (100, 100), (0, 1), 10), corner("QC", (110, 130), (0, 1), 10),
+    seen = assemble([corner("QC", (100, 100), (0, 1), 10), corner("QC", (110, 130), (0, 1), 10),
                       corner("QD", (300, 100), (0, 1), 10)], GEOMETRY)
     assert sorted(s.code for s in seen) == ["QC", "QD"]
 
@@ -395,17 +384,16 @@ def test_the_corners_of_a_card_with_small_indices_read_alike_are_one_card() -> N
     # held-out synthetic table 800002128: a two of spades whose indices are small for its size, its corners
     # 1.8 times the median card's offset apart in index units, was reported twice (one of them a phantom)
     top, bottom = corner("2S", (94, 305), (0, 1), 9.3), corner("2S", (201, 447), (0.03, -1), 9.3)
-    seen = _assemble([top, bottom], GEOMETRY)
+    seen = assemble([top, bottom], GEOMETRY)
     assert [(s.code, round(s.center[0]), round(s.center[1])) for s in seen] == [("2S", 148, 376)]
     # corners reading different cards, or one unread, pair only within the median card's reach
-    assert len(_assemble([top, corner("2C", (201, 447), (0.03, -1), 9.3)], GEOMETRY)) == 2
-    assert len(_assemble([top, corner(None, (201, 447), (0.03, -1), 9.3)], GEOMETRY)) == 2
+    assert len(assemble([top, corner("2C", (201, 447), (0.03, -1), 9.3)], GEOMETRY)) == 2
+    assert len(assemble([top, corner(None, (201, 447), (0.03, -1), 9.3)], GEOMETRY)) == 2
 
 
 def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
     """``_corner_pairs`` tries all pairs of corners at once: the same pairs, scores and order as trying each
     pair in turn (opposite directions, like scales, the offset down and right of the expected length)."""
-    from vision.cards import _right
     rng = np.random.default_rng(6)
     cx, cy, height = 0.9, 1.0, 3.0
     found = []
@@ -415,7 +403,7 @@ def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
         rank = rng.uniform(0, 1000, 2).astype(np.float32)
         found.append(Corner(None, 0.9, rank, down, float(scale)))
         if rng.random() < 0.7:
-            off = scale * (rng.uniform(1.5, 3.5) * down + rng.uniform(0.8, 2.5) * _right(down))
+            off = scale * (rng.uniform(1.5, 3.5) * down + rng.uniform(0.8, 2.5) * right_of(down))
             other_down = -down + rng.normal(0, 0.1, 2)
             found.append(Corner(None, 0.9, (rank + off).astype(np.float32), (other_down / np.linalg.norm(other_down)).astype(np.float32),
                                 float(scale * rng.uniform(0.8, 1.2))))
@@ -427,7 +415,7 @@ def test_corner_pairs_are_those_of_each_pair_tried_in_turn() -> None:
                 continue
             axis = (a.down - b.down) / np.linalg.norm(a.down - b.down)
             v = (b.rank - a.rank) * 2 / (a.scale + b.scale)
-            along, across = float(v @ axis), float(v @ _right(axis))
+            along, across = float(v @ axis), float(v @ right_of(axis))
             if 0.4 * height < along < PAIR_REACH * height and 0.3 < across / along < 1.2:
                 slow.append((abs(along / (2 * cy) - 1) + abs(across / along - cx / cy), i, j))
     fast = _corner_pairs(found, cx, cy, height)
@@ -441,10 +429,10 @@ def test_a_corner_far_larger_than_every_read_index_is_not_a_card() -> None:
     # the size of the table's real indices
     nine, jack = corner("9H", (27, 265), (0.39, 0.92), 17.5), corner("JS", (174, 212), (-0.08, 1.0), 18.4)
     pips = corner("7H", (164, 350), (-0.32, -0.95), 38.9)
-    assert sorted(s.code for s in _assemble([nine, jack, pips], GEOMETRY)) == ["9H", "JS"]
+    assert sorted(s.code for s in assemble([nine, jack, pips], GEOMETRY)) == ["9H", "JS"]
     # a like index on a table of its own size is a card (perspective alone changes sizes less)
     nearer = corner("7H", (330, 40), (0.0, 1.0), 1.5 * 18.4)
-    assert sorted(s.code for s in _assemble([nine, jack, nearer], GEOMETRY)) == ["7H", "9H", "JS"]
+    assert sorted(s.code for s in assemble([nine, jack, nearer], GEOMETRY)) == ["7H", "9H", "JS"]
 
 
 def unread(at: tuple[float, float], down: tuple[float, float], rank: tuple[float, float, float],
@@ -461,13 +449,13 @@ def unread(at: tuple[float, float], down: tuple[float, float], rank: tuple[float
 def test_two_unread_corners_read_their_card_together_by_rank_never_by_suit() -> None:
     # as in the real photo test/IMG_2440: both corners read a king but for one re-read, where each sees an 8
     top, bottom = ((100, 100), (0, 1)), ((174, 201), (0, -1))
-    seen = _assemble([unread(*top, (0.99, 0.29, 0.91), (1, 1, 1)), unread(*bottom, (1.0, 0.44, 1.0), (1, 1, 1))],
+    seen = assemble([unread(*top, (0.99, 0.29, 0.91), (1, 1, 1)), unread(*bottom, (1.0, 0.44, 1.0), (1, 1, 1))],
                      GEOMETRY)
     assert [s.code for s in seen] == ["KD"] and seen[0].confidence >= 0.75
     # the suit is not pooled: mix-ups of suits repeat at both corners of a card
-    seen = _assemble([unread(*top, (1, 1, 1), (0.9, 0.6, 0.9)), unread(*bottom, (1, 1, 1), (0.9, 0.9, 0.9))], GEOMETRY)
+    seen = assemble([unread(*top, (1, 1, 1), (0.9, 0.6, 0.9)), unread(*bottom, (1, 1, 1), (0.9, 0.9, 0.9))], GEOMETRY)
     assert [s.code for s in seen] == ["??"]
     # and a rank lost at too many reads stays unknown
-    seen = _assemble([unread(*top, (0.99, 0.29, 0.91), (1, 1, 1)), unread(*bottom, (1.0, 0.2, 0.9), (1, 1, 1))],
+    seen = assemble([unread(*top, (0.99, 0.29, 0.91), (1, 1, 1)), unread(*bottom, (1.0, 0.2, 0.9), (1, 1, 1))],
                      GEOMETRY)
     assert [s.code for s in seen] == ["??"]

@@ -1,6 +1,6 @@
 """The expert: a wider reader asked about the corners the reader takes surely as an index but cannot read
-surely. It never touches a corner the reader reads but a ten (``cards.TEN``), and it reads a corner only when it reads it
-surely at every framing the reader tried (``cards.EXPERT_SURE``), or when the second expert, or else the
+surely. It never touches a corner the reader reads but a ten (``indices.TEN``), and it reads a corner only when it reads it
+surely at every framing the reader tried (``indices.EXPERT_SURE``), or when the second expert, or else the
 third, reads the expert's first read so surely.
 
 Figures of what it adds live in ``benchmarks/card_vision.py``; the fidelity of its ONNX file to PyTorch is
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from scoring.cards import Card
-from vision import cards, glyphs
+from vision import cards, glyphs, indices
 
 from .test_cards import lay
 
@@ -57,7 +57,7 @@ def read_with(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, expert: object
     and third experts): card, confidence, rank mark."""
     reader = dataclasses.replace(glyphs.load(), expert=expert, second=second, third=third)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
-    return [(c.card, round(c.confidence, 4), c.rank.tolist()) for c in cards.read_corners(frame)]
+    return [(c.card, round(c.confidence, 4), c.rank.tolist()) for c in indices.read_corners(frame)]
 
 
 def test_the_expert_reads_an_unread_corner_only_when_sure_at_every_framing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,7 +74,7 @@ def test_the_expert_reads_an_unread_corner_only_when_sure_at_every_framing(monke
 
 
 class Dulled:
-    """The committed reader with its rank reads dulled below ``cards.READ_SURE``: 0.6 of each row's rank
+    """The committed reader with its rank reads dulled below ``indices.READ_SURE``: 0.6 of each row's rank
     probabilities as they were, the rest on an 8 (whether a row is an index is read as before)."""
 
     def __init__(self, net: glyphs.ConvNet) -> None:
@@ -88,13 +88,13 @@ class Dulled:
 
 
 def test_two_corners_the_expert_reads_unsurely_read_their_card_together(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the rank is pooled over both corners' reads (cards._pooled), the expert's where it was asked: a king
+    # the rank is pooled over both corners' reads (sightings._pooled), the expert's where it was asked: a king
     # lost at one framing of each corner alone (as in real photo train/IMG_2439) is read from the six together
     frame = lay([("KH", (640, 360), 10)], seed=2, height=200)
     expert = Sure((0.95, 0.6, 0.95), 1.0, at_once=True)
     reader = dataclasses.replace(glyphs.load(), net=Dulled(glyphs.load().net), expert=expert, second=None, third=None)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
-    corners = cards.read_corners(frame)
+    corners = indices.read_corners(frame)
     assert len(corners) == 2 and all(c.card is None for c in corners)
     assert [(s.card, round(s.confidence, 3)) for s in cards.read_cards(frame)] == [(Card.parse("KH"), 0.833)]
     # the suit is not pooled: one unsure framing of it leaves the card unknown, and the expert's suit must
@@ -106,12 +106,12 @@ def test_two_corners_the_expert_reads_unsurely_read_their_card_together(monkeypa
 
 def test_the_second_expert_reads_a_corner_only_by_confirming_the_experts_read_at_every_framing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # cards.EXPERT_SURE: a corner the expert reads unsurely (0.6 at one framing) is read when the second reads
+    # indices.EXPERT_SURE: a corner the expert reads unsurely (0.6 at one framing) is read when the second reads
     # the expert's first read (the king of hearts) at least as surely at each framing, never otherwise
     frame, unsure = smudged(), Sure((0.95, 0.6, 0.95), at_once=True)
     alone = read_with(monkeypatch, frame, unsure)
     assert alone and all(card is None for card, _, _ in alone)
-    # (cards.confirmed) the second is asked the first framing, and the others only where that one is sure
+    # (indices.confirmed) the second is asked the first framing, and the others only where that one is sure
     for doubting, asked in (((0.95, 0.8, 0.99), 3), ((0.05, 0.99, 0.99), 1)):  # unsure once; sure of the 8 of diamonds
         second = Sure(doubting)
         assert read_with(monkeypatch, frame, unsure, second) == alone and second.asked == asked * len(alone)
@@ -139,7 +139,7 @@ def test_corners_the_reader_reads_are_never_asked_about_but_tens(monkeypatch: py
     expert, second = Sure((1.0, 1.0, 1.0), at_once=True), Sure((1.0, 1.0, 1.0))
     read = read_with(monkeypatch, frame, expert, second)
     assert expert.asked == second.asked == 0 and {card for card, _, _ in read} == {Card.parse("9S"), Card.parse("4D")}
-    # a ten the reader reads stands only where the expert reads the same card (cards.TEN): not where it reads a king
+    # a ten the reader reads stands only where the expert reads the same card (indices.TEN): not where it reads a king
     frame = lay([("TD", (640, 360), -35)], seed=4)
     committed = read_with(monkeypatch, frame, own)
     assert committed and {card for card, _, _ in committed} == {Card.parse("TD")}

@@ -11,7 +11,8 @@ import pytest
 from device.demo.recording import Playback, Recording, deck
 from device.demo.stage import Pose, Stage, camera
 from vision import cards as cards_module
-from vision.cards import read_cards, read_corners
+from vision.cards import read_cards
+from vision.indices import Layout, read_corners
 from vision.live import CHANGE, SETTLE, LiveReader
 from vision.observations import same_cards
 
@@ -157,7 +158,7 @@ def test_each_corner_is_read_once_where_crops_meet(table: Stage, monkeypatch: py
     crops: list[tuple[int, ...]] = []
     read = cards_module.read_corners
 
-    def counted(image: np.ndarray, layout: cards_module.Layout | None = None, shapes: bool = True) -> list:
+    def counted(image: np.ndarray, layout: Layout | None = None, shapes: bool = True) -> list:
         crops.append(image.shape)
         return read(image, layout, shapes)
 

@@ -84,11 +84,11 @@ def test_newspaper_print_is_mostly_set_aside() -> None:
 
 
 def test_screening_block_by_block_passes_what_screening_all_rows_passes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``cards.read_corners`` applies each look, coarsest first, to the blocks of glances of what the looks
+    """``indices.read_corners`` applies each look, coarsest first, to the blocks of glances of what the looks
     before it passed, and screens each block of feature rows as it is made: the same candidates, in the
     same order, with the same rows as applying every look and the screen to every row at once; a model
     without looks screens every candidate, and a look that passes nothing leaves no corner to read."""
-    from vision import cards
+    from vision import cards, indices
     planes = corners.Planes(newspaper(1))
     found = corners.candidates(planes)
     assert len(found) > 2 * corners._BLOCK  # several blocks
@@ -102,14 +102,14 @@ def test_screening_block_by_block_passes_what_screening_all_rows_passes(monkeypa
     assert each[0].mean() < 0.5 and not glanced.all() and (each[0] & ~glanced).any()  # each look sets some aside
     for model, ahead in ((reader, glanced), (dataclasses.replace(reader, looks=()), True)):
         passed = np.nonzero(model.passes(x) & ahead)[0]
-        picked, rows = cards.screened(planes, found, model)
+        picked, rows = indices.screened(planes, found, model)
         assert len(passed) and picked.tolist() == passed.tolist() and np.array_equal(rows, x[passed])
     blind = dataclasses.replace(reader, looks=(dataclasses.replace(reader.looks[0], pass_mark=1.5), *reader.looks[1:]))
-    assert len(cards.screened(planes, found, blind)[0]) == 0
+    assert len(indices.screened(planes, found, blind)[0]) == 0
     scene = render.table_scene(np.random.default_rng(700_000_000), size=(720, 1280))
-    assert cards.read_corners(scene.image)
+    assert indices.read_corners(scene.image)
     monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: blind)
-    assert cards.read_corners(scene.image) == [] and cards.read_cards(scene.image) == []
+    assert indices.read_corners(scene.image) == [] and cards.read_cards(scene.image) == []
 
 
 def networks_beside(path: Path) -> None:

@@ -297,9 +297,9 @@ def _sliced(view: Callable[[NDArray[Any]], NDArray[Any]], x: NDArray[Any]) -> ND
 
 
 def reader_keeps(net: glyphs.ConvNet, x: NDArray[Any]) -> NDArray[Any]:
-    """Whether the reader keeps each row of features (uint8) for a second look, as ``cards.read_corners``
+    """Whether the reader keeps each row of features (uint8) for a second look, as ``indices.read_corners``
     does: read surely, or surely an index corner."""
-    from vision.cards import first_read, kept
+    from vision.indices import first_read, kept
 
     return _sliced(lambda part: kept(*first_read(*net.predict(part.astype(np.float32) / 255))[2:]), x)
 
@@ -506,11 +506,11 @@ def fit_conv(train: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], epo
     """AdamW on the summed cross-entropy of both heads (batches of ``batch``), the learning rate on one cycle,
     for a ``conv_net`` of ``channels`` and ``hidden`` units; each epoch sees every index corner and a fresh
     ``negatives_share`` of the rest. After each epoch, the share of ``check``'s index corners read right and surely (both heads at least
-    ``cards.READ_SURE``), read wrong but surely, and of its other candidates taken as surely an index."""
+    ``indices.READ_SURE``), read wrong but surely, and of its other candidates taken as surely an index."""
     import torch
     from torch.nn.functional import cross_entropy
 
-    from vision.cards import INDEX_SURE, READ_SURE, first_read
+    from vision.indices import INDEX_SURE, READ_SURE, first_read
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)

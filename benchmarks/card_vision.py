@@ -45,7 +45,7 @@ import numpy as np  # noqa: E402
 
 from scoring.cards import Card, Rank  # noqa: E402
 from tools.cards import photos, render  # noqa: E402
-from vision import corners, glyphs  # noqa: E402
+from vision import corners, glyphs, patches  # noqa: E402
 from vision.cards import CLEAR_INDEX, Faces, cards_of, in_colour, read_cards  # noqa: E402
 from vision.cards import scaled as cards_scaled  # noqa: E402
 from vision.indices import read_corners, screened  # noqa: E402
@@ -154,7 +154,7 @@ def lost_at(image: np.ndarray, box: tuple[int, int, int, int]) -> str:
     if not len(found):
         return STAGES[0]
     reader = glyphs.load()
-    if not reader.passes(corners.features(planes, found[reader.glanced(planes, found)])).any():
+    if not reader.passes(patches.features(planes, found[reader.glanced(planes, found)])).any():
         return STAGES[1]
     read = [c for c in read_corners(image) if inside(c.rank).all()]
     if not read:

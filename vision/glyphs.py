@@ -5,7 +5,7 @@ index"). The *screen* (NumPy: two small ReLU layers and one output) reads a coar
 (``screen_view``) and cheaply sets aside the many candidates that are surely not index corners (pips,
 picture details, print): it is fitted to foretell the reader's own verdict, so it passes what the reader
 would keep as an index corner and little else. In front of it are the *looks*, each a pre-screen (a
-screen of one ReLU layer) on a glance at each candidate (``corners.glance_blocks``: one point in the
+screen of one ReLU layer) on a glance at each candidate (``patches.glance_blocks``: one point in the
 look's stride each way of the patch), fitted to the same verdict and applied in turn, coarsest first:
 the first (one point in 3 each way, a ninth of the points) sets aside most candidates of a busy frame,
 the next (one point in 2, a quarter) glances only at what it passed and sets aside most of the rest, and
@@ -39,8 +39,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Rank, Suit
-from vision import corners
-from vision.corners import PATCH_H, PATCH_W
+from vision import corners, patches
+from vision.patches import PATCH_H, PATCH_W
 
 MODEL = Path(__file__).parent / "models" / "index_reader.npz"
 """The screens, their pass marks and the card geometry; the reader is beside it, with the suffix ``.onnx``, and
@@ -164,7 +164,7 @@ def onnx_net(path: Path, engine: int | None = CLASSIC) -> Any:
 
 class ConvNet:
     """The convolutional reader, run by ``cv2.dnn`` from an ONNX file made by ``tools.cards.train``: it takes
-    feature rows (``corners.features``, split by ``conv_inputs``) and gives rank and suit logits (outputs
+    feature rows (``patches.features``, split by ``conv_inputs``) and gives rank and suit logits (outputs
     ``rank`` and ``suit``). The file has a fixed batch size, run on any number of rows."""
 
     BATCH = 128
@@ -195,7 +195,7 @@ class ConvNet:
 
 @dataclass(frozen=True)
 class Look:
-    """A pre-screen: a screen reading the glance at ``stride`` (``corners.glance_blocks``) and its pass mark."""
+    """A pre-screen: a screen reading the glance at ``stride`` (``patches.glance_blocks``) and its pass mark."""
 
     stride: int
     screen: Sieve
@@ -226,7 +226,7 @@ class Reader:
     third: ConvNet | None = None
 
     def passes(self, x: NDArray[Any]) -> NDArray[Any]:
-        """Which rows of features (``corners.features``, floats 0..1) the screen lets through to the reader."""
+        """Which rows of features (``patches.features``, floats 0..1) the screen lets through to the reader."""
         passed: NDArray[Any] = self.screen.index(screen_view(x)) >= self.screen_pass
         return passed
 
@@ -236,7 +236,7 @@ class Reader:
         ahead = found.by_scale()
         for look in self.looks:
             ahead = np.concatenate([ahead[:0], *(rows[look.passes(g)] for rows, g
-                                                 in corners.glance_blocks(planes, found, look.stride, ahead))])
+                                                 in patches.glance_blocks(planes, found, look.stride, ahead))])
         return np.sort(ahead)
 
 
@@ -276,9 +276,9 @@ def read_looks(data: Any, path: Path) -> tuple[Look, ...]:
     looks = tuple(Look(int(stride), Sieve.read(data, f"look{k}_"), float(pass_mark))
                   for k, (stride, pass_mark) in enumerate(zip(data["look_strides"], data["look_passes"], strict=True)))
     for look in looks:
-        if look.screen.weights[0].shape[0] != corners.glance_features(look.stride):
+        if look.screen.weights[0].shape[0] != patches.glance_features(look.stride):
             raise ValueError(f"the look at stride {look.stride} of {path} reads {look.screen.weights[0].shape[0]} "
-                             f"glance features, not {corners.glance_features(look.stride)}: {refit}")
+                             f"glance features, not {patches.glance_features(look.stride)}: {refit}")
     return looks
 
 

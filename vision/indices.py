@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card, Rank
-from vision import corners, glyphs, knockouts
+from vision import corners, glyphs, knockouts, patches
 
 READ_SURE = 0.75
 """A corner counts as read when both its rank and its suit are at least this probable."""
@@ -274,7 +274,7 @@ def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner]
     # re-reads (FIRM)
     again = np.nonzero(sure[keep] < FIRM)[0]
     framed = np.repeat(x[keep, None], 1 + len(VARIANTS), axis=1)  # corner, framing, feature
-    framed[again, 1:] = np.stack(np.split(corners.features(planes, _variants(found[again])), len(VARIANTS)), axis=1)
+    framed[again, 1:] = np.stack(np.split(patches.features(planes, _variants(found[again])), len(VARIANTS)), axis=1)
     reads_rank, reads_suit = (np.repeat(p[keep, None], 1 + len(VARIANTS), axis=1) for p in (p_rank, p_suit))
     for reads, p in zip((reads_rank, reads_suit), _reads(net, framed[again, 1:]), strict=True):
         reads[again, 1:] = p  # corner, read, class
@@ -377,8 +377,8 @@ def screened(planes: corners.Planes, found: corners.Candidates, reader: glyphs.R
     The looks read cheap glances at each candidate, so most are never fully sampled; each block of
     feature rows is screened as it is made, so the rows set aside are never gathered."""
     ahead = reader.glanced(planes, found)
-    picked, rows = [np.zeros(0, np.intp)], [np.zeros((0, corners.FEATURES), np.float32)]
-    for block, x in corners.feature_blocks(planes, found[ahead]):
+    picked, rows = [np.zeros(0, np.intp)], [np.zeros((0, patches.FEATURES), np.float32)]
+    for block, x in patches.feature_blocks(planes, found[ahead]):
         passed = reader.passes(x)
         picked.append(ahead[block[passed]])
         rows.append(x[passed])

@@ -26,7 +26,7 @@ from vision import corners
 
 TILE, RANK, RANK_AT = 200, 28.0, (88, 76)
 """Each redrawn index's square on the sheet, its rank's size there and where the rank's middle lies in it: so placed
-that the reader's view of a corner's surroundings (``corners.CONTEXT_SPAN``) holds that square alone."""
+that the reader's view of a corner's surroundings (``patches.CONTEXT_SPAN``) holds that square alone."""
 SUIT = 0.75
 """The redrawn suit's size, over the rank's; it lies ``corners.BESIDE_SCALE`` ranks below the rank."""
 MIRROR = 0.02

@@ -11,7 +11,7 @@ import pytest
 from scoring.cards import Card, Suit
 from tools.cards import render
 from tools.text import put_text
-from vision import corners
+from vision import corners, patches
 from vision.text import SANS, SANS_BOLD
 
 
@@ -182,19 +182,19 @@ def test_a_suit_printed_beside_its_rank_is_sampled_as_if_below_it() -> None:
     assert len(at) == 1 and np.allclose(found.down[at[0]], (0, 1), atol=0.1)
     under = found.rank[at[0]] + found.down[at[0]] * found.scale[at[0]]  # where the suit would be below the rank
     as_below = corners.Candidates(found.rank[at], found.down[at], found.scale[at], np.zeros((1, 2), np.float32))
-    patch = corners.features(corner((95, 34)), found[at])[0, :corners.PATCH_W * corners.PATCH_H]
-    drawn = corners.features(corner((round(float(under[0])), round(float(under[1])))), as_below)
-    assert np.abs(patch - drawn[0, :corners.PATCH_W * corners.PATCH_H]).mean() < 0.03
+    patch = patches.features(corner((95, 34)), found[at])[0, :patches.PATCH_W * patches.PATCH_H]
+    drawn = patches.features(corner((round(float(under[0])), round(float(under[1])))), as_below)
+    assert np.abs(patch - drawn[0, :patches.PATCH_W * patches.PATCH_H]).mean() < 0.03
 
 
 def test_features_are_upright_whatever_the_turn() -> None:
     image, centre = index_on_paper((20, 20, 20))
     found = corners.candidates(image)
-    upright = corners.features(image, found[np.array([np.argmin(np.hypot(*(found.rank - centre).T))])])
+    upright = patches.features(image, found[np.array([np.argmin(np.hypot(*(found.rank - centre).T))])])
     turned = cv2.rotate(image, cv2.ROTATE_180)
     found_turned = corners.candidates(turned)
     at = (159 - centre[0], 119 - centre[1])
-    flipped = corners.features(turned, found_turned[np.array([np.argmin(np.hypot(*(found_turned.rank - at).T))])])
+    flipped = patches.features(turned, found_turned[np.array([np.argmin(np.hypot(*(found_turned.rank - at).T))])])
     assert np.abs(upright - flipped).mean() < 0.05
 
 
@@ -207,19 +207,19 @@ def test_features_of_many_candidates_at_once_are_each_candidates_own() -> None:
     rng = np.random.default_rng(3)
     image = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5)
     planes = corners.Planes(image)
-    n = corners._BLOCK + 90
+    n = patches._BLOCK + 90
     turn = rng.uniform(0, 2 * np.pi, n)
     gap = np.where(rng.random((n, 1)) < 0.3, rng.normal(0, 40, (n, 2)), 0.0)  # some suits beside their ranks
     found = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
                                np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
                                rng.uniform(2, 150, n).astype(np.float32), gap.astype(np.float32))  # every pyramid level, mixed
-    alone = np.vstack([corners.features(planes, found[np.array([i])]) for i in range(n)])
+    alone = np.vstack([patches.features(planes, found[np.array([i])]) for i in range(n)])
     def alike(x: np.ndarray, y: np.ndarray) -> bool:  # at most a level apart (1 / 25: the least span), and rarely
         apart = np.abs(x - y)
         return bool(apart.max() <= 1 / 25 + 1e-6 and np.count_nonzero(apart) <= 1e-4 * apart.size)
 
-    assert alike(corners.features(planes, found), alone)
-    blocks = list(corners.feature_blocks(planes, found))
+    assert alike(patches.features(planes, found), alone)
+    blocks = list(patches.feature_blocks(planes, found))
     assert len(blocks) == 2 and sorted(np.concatenate([rows for rows, _ in blocks]).tolist()) == list(range(n))
     assert all(alike(x, alone[rows]) for rows, x in blocks)
 
@@ -235,19 +235,19 @@ def test_a_glance_from_the_frame_is_the_glance_view_of_the_features(stride: int)
     found = corners.candidates(planes)
     rng = np.random.default_rng(4)
     noise = corners.Planes(cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 1.5))
-    n = stride * stride * corners._BLOCK // 4 + 90  # two blocks of glances at this stride
+    n = stride * stride * patches._BLOCK // 4 + 90  # two blocks of glances at this stride
     turn = rng.uniform(0, 2 * np.pi, n)
     gap = np.where(rng.random((n, 1)) < 0.3, rng.normal(0, 40, (n, 2)), 0.0)
     random = corners.Candidates(rng.uniform((-10, -10), (330, 250), (n, 2)).astype(np.float32),
                                 np.stack([np.sin(turn), np.cos(turn)], axis=1).astype(np.float32),
                                 rng.uniform(2, 150, n).astype(np.float32), gap.astype(np.float32))
     for frame, some in ((planes, found), (noise, random)):
-        x, g = corners.features(frame, some), corners.glances(frame, some, stride)
-        assert len(some) > 200 and g.shape == (len(some), corners.glance_features(stride))
-        assert np.abs(corners.glance_view(x, stride) - g).max() < 1e-4
-        stored = corners.glance_view((x * 255).round().astype(np.uint8), stride)
+        x, g = patches.features(frame, some), patches.glances(frame, some, stride)
+        assert len(some) > 200 and g.shape == (len(some), patches.glance_features(stride))
+        assert np.abs(patches.glance_view(x, stride) - g).max() < 1e-4
+        stored = patches.glance_view((x * 255).round().astype(np.uint8), stride)
         assert np.percentile(np.abs(stored - g), 99) < 0.01
-        blocks = list(corners.glance_blocks(frame, some, stride))
+        blocks = list(patches.glance_blocks(frame, some, stride))
         assert sorted(np.concatenate([rows for rows, _ in blocks]).tolist()) == list(range(len(some)))
         assert some is found or len(blocks) == 2
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import corners, glyphs
+from vision import glyphs, patches
 
 ENGINES = [getattr(cv2.dnn, name) for name in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, name)] or [None]
 """OpenCV's ONNX engines here (OpenCV 4 has one, chosen by default; OpenCV 5 a classic and a new one)."""
@@ -30,17 +30,17 @@ def test_the_committed_reader_and_expert_give_pytorchs_logits_through_cv2_dnn(pr
     with np.load(glyphs.MODEL) as data:
         x, rank, suit = data[f"{prefix}check_x"], data[f"{prefix}check_rank"], data[f"{prefix}check_suit"]
     got_rank, got_suit = glyphs.ConvNet(path, engine).logits(x)
-    assert len(x) >= 8 and x.shape[1] == corners.FEATURES
+    assert len(x) >= 8 and x.shape[1] == patches.FEATURES
     np.testing.assert_allclose(got_rank, rank, atol=1e-4)
     np.testing.assert_allclose(got_suit, suit, atol=1e-4)
 
 
 def test_probabilities_and_empty_batches() -> None:
     net = glyphs.load().net
-    p_rank, p_suit = net.predict(np.random.default_rng(1).random((5, corners.FEATURES), dtype=np.float32))
+    p_rank, p_suit = net.predict(np.random.default_rng(1).random((5, patches.FEATURES), dtype=np.float32))
     assert p_rank.shape == (5, len(glyphs.RANKS) + 1) and p_suit.shape == (5, len(glyphs.SUITS) + 1)
     assert np.allclose(p_rank.sum(axis=1), 1) and np.allclose(p_suit.sum(axis=1), 1)
-    assert [a.shape for a in net.predict(np.zeros((0, corners.FEATURES), np.float32))] == [(0, 14), (0, 5)]
+    assert [a.shape for a in net.predict(np.zeros((0, patches.FEATURES), np.float32))] == [(0, 14), (0, 5)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -55,7 +55,7 @@ def test_a_fresh_network_exported_reads_the_same_in_cv2_dnn_as_in_pytorch(tmp_pa
             layer.running_mean.uniform_(-0.5, 0.5)
             layer.running_var.uniform_(0.5, 2.0)
     model.eval()
-    x = np.random.default_rng(2).random((glyphs.ConvNet.BATCH + 37, corners.FEATURES), dtype=np.float32)
+    x = np.random.default_rng(2).random((glyphs.ConvNet.BATCH + 37, patches.FEATURES), dtype=np.float32)
     reference = train.export(model, tmp_path / "reader.onnx", x)
     net = glyphs.ConvNet(tmp_path / "reader.onnx", engine)
     for rows in (slice(0, 1), slice(0, 40), slice(None)):  # one row, a batch, more than one pass

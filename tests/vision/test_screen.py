@@ -18,7 +18,7 @@ import pytest
 
 from tools.cards import render, train
 from tools.text import put_text
-from vision import corners, glyphs
+from vision import corners, glyphs, patches
 
 
 def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndarray, np.ndarray]:
@@ -26,7 +26,7 @@ def screened(image: np.ndarray) -> tuple[corners.Candidates, np.ndarray, np.ndar
     committed looks let each through to the screen, and whether the screen too lets it through to the reader."""
     planes = corners.Planes(image)
     found = corners.candidates(planes)
-    x = corners.features(planes, found)
+    x = patches.features(planes, found)
     reader = glyphs.load()
     glanced = glanced_mask(reader, planes, found)
     return found, (x * 255).round().astype(np.uint8), glanced, glanced & reader.passes(x)
@@ -91,12 +91,12 @@ def test_screening_block_by_block_passes_what_screening_all_rows_passes(monkeypa
     from vision import cards, indices
     planes = corners.Planes(newspaper(1))
     found = corners.candidates(planes)
-    assert len(found) > 2 * corners._BLOCK  # several blocks
-    x = corners.features(planes, found)
+    assert len(found) > 2 * patches._BLOCK  # several blocks
+    x = patches.features(planes, found)
     reader = glyphs.load()
     strides = [look.stride for look in reader.looks]
     assert len(strides) >= 2 and strides == sorted(set(strides), reverse=True), strides  # coarsest first
-    each = [look.passes(corners.glances(planes, found, look.stride)) for look in reader.looks]
+    each = [look.passes(patches.glances(planes, found, look.stride)) for look in reader.looks]
     glanced = np.logical_and.reduce(each)
     assert reader.glanced(planes, found).tolist() == np.nonzero(glanced)[0].tolist()
     assert each[0].mean() < 0.5 and not glanced.all() and (each[0] & ~glanced).any()  # each look sets some aside
@@ -188,13 +188,13 @@ def test_looks_are_saved_and_read_back_and_a_model_from_before_the_looks_is_refu
 
 def test_screen_view_averages_each_two_by_two_block_of_the_ink_patch() -> None:
     rng = np.random.default_rng(5)
-    x = rng.random((7, corners.FEATURES)).astype(np.float32)
-    ink = x[:, :corners.PATCH_W * corners.PATCH_H].reshape(7, corners.PATCH_H // 2, 2, corners.PATCH_W // 2, 2)
+    x = rng.random((7, patches.FEATURES)).astype(np.float32)
+    ink = x[:, :patches.PATCH_W * patches.PATCH_H].reshape(7, patches.PATCH_H // 2, 2, patches.PATCH_W // 2, 2)
     view = glyphs.screen_view(x)
     assert np.allclose(view[:, :ink[:, :, 0, :, 0].size // 7], ink.mean(axis=(2, 4)).reshape(7, -1), atol=1e-6)
-    assert np.array_equal(view[:, corners.PATCH_W * corners.PATCH_H // 4:], x[:, corners.PATCH_W * corners.PATCH_H:])
+    assert np.array_equal(view[:, patches.PATCH_W * patches.PATCH_H // 4:], x[:, patches.PATCH_W * patches.PATCH_H:])
     as_bytes = (x * 255).round().astype(np.uint8)
-    expected = as_bytes[:, :corners.PATCH_W * corners.PATCH_H].reshape(ink.shape).astype(float).mean(axis=(2, 4))
+    expected = as_bytes[:, :patches.PATCH_W * patches.PATCH_H].reshape(ink.shape).astype(float).mean(axis=(2, 4))
     assert np.array_equal(glyphs.screen_view(as_bytes)[:, :expected[0].size], np.round(expected.reshape(7, -1)))
 
 
@@ -206,8 +206,8 @@ def test_every_look_is_fitted_finest_first_each_keeping_what_the_finer_stages_ke
     pytest.importorskip("torch")
     import argparse
     rng = np.random.default_rng(2)
-    x = rng.integers(0, 256, (600, corners.FEATURES), dtype=np.uint8)
-    x[:300, :corners.PATCH_W * corners.PATCH_H] //= 4  # the "index corners": a darker, fainter patch
+    x = rng.integers(0, 256, (600, patches.FEATURES), dtype=np.uint8)
+    x[:300, :patches.PATCH_W * patches.PATCH_H] //= 4  # the "index corners": a darker, fainter patch
     rank = np.where(np.arange(600) < 300, 0, glyphs.NOT_INDEX_RANK)
     data, check = {"x": x, "rank": rank}, {"x": x[::-1].copy(), "rank": rank[::-1].copy()}
     positive = rank < glyphs.NOT_INDEX_RANK
@@ -215,10 +215,10 @@ def test_every_look_is_fitted_finest_first_each_keeping_what_the_finer_stages_ke
     args = argparse.Namespace(looks=(4, 3, 2), prescreen_hidden=(8,), screen_epochs=1, seed=0)
     looks = train.fit_looks(data, check, (positive, np.ones(600, bool)), kept, args)
     assert [look.stride for look in looks] == [4, 3, 2]
-    assert [look.screen.weights[0].shape[0] for look in looks] == [corners.glance_features(s) for s in (4, 3, 2)]
+    assert [look.screen.weights[0].shape[0] for look in looks] == [patches.glance_features(s) for s in (4, 3, 2)]
     through = kept.copy()
     for look in reversed(looks):
-        passed = look.passes(corners.glance_view(check["x"], look.stride))
+        passed = look.passes(patches.glance_view(check["x"], look.stride))
         assert np.sum(passed & through) >= train.PRESCREEN_KEEPS * np.sum(through) - 1
         through &= passed
     with pytest.raises(SystemExit, match="coarsest first"):

@@ -30,8 +30,8 @@ The data recipe, all regenerated from seeds and ``../shared/data`` (nothing down
    geometry (card height and centre in index units);
 6. the looks in front of it (``glyphs.Look``: each another ``glyphs.Sieve``, of one ReLU layer) are
    fitted the same way, to the same targets, finest first, each on the glance at its stride of each row
-   (``corners.glance_view``: one point in ``stride`` each way of the patch, renormalised by their own
-   contrast, which is what ``corners.glance_blocks`` samples from a frame at a fraction of the cost of a
+   (``patches.glance_view``: one point in ``stride`` each way of the patch, renormalised by their own
+   contrast, which is what ``patches.glance_blocks`` samples from a frame at a fraction of the cost of a
    full row: so it is derived from the stored rows, no scene is rendered again); each look's pass mark
    keeps ``PRESCREEN_KEEPS`` of the validation index corners that the reader, the screen and the finer
    looks keep, so the losses of the stages add up. At run time the looks are applied coarsest first, each
@@ -134,7 +134,7 @@ from numpy.typing import NDArray
 
 from scoring.cards import Card
 from tools.cards import photos, render
-from vision import corners, glyphs
+from vision import corners, glyphs, patches
 
 if TYPE_CHECKING:
     import torch  # the train extra: PyTorch fits the networks
@@ -181,7 +181,7 @@ def rows(planes: corners.Planes, found: corners.Candidates, rank: NDArray[Any], 
     keep = np.concatenate([np.nonzero(positive | negative)[0], *copies])
     n = len(keep)
     jitter = np.arange(n) >= n - sum(len(c) for c in copies)
-    x = corners.features(planes, found[keep].varied(np.where(jitter, rng.normal(0, 0.08, n), 0.0),
+    x = patches.features(planes, found[keep].varied(np.where(jitter, rng.normal(0, 0.08, n), 0.0),
                                                     np.where(jitter, rng.uniform(0.9, 1.1, n), 1.0),
                                                     np.where(jitter[:, None], rng.normal(0, 0.06, (n, 2)), 0.0)))
     return {"x": (x * 255).round().astype(np.uint8), "rank": rank[keep], "suit": suit[keep]}
@@ -234,7 +234,7 @@ def photo_samples(photo: photos.Photo, image: NDArray[Any], reader: glyphs.ConvN
     h, w = image.shape[:2]
     rank = np.full(len(found), glyphs.NOT_INDEX_RANK)
     suit = np.full(len(found), glyphs.NOT_INDEX_SUIT)
-    share = glyphs.index_share(*reader.predict(corners.features(planes, found))) if len(found) else np.zeros(0)
+    share = glyphs.index_share(*reader.predict(patches.features(planes, found))) if len(found) else np.zeros(0)
     suit_at = found.suit
     for code in photo.codes:
         boxes = np.array(photo.corners(code, w, h), np.float32).reshape(-1, 4)
@@ -310,8 +310,8 @@ def coarse_view(x: NDArray[Any]) -> NDArray[Any]:
 
 
 def glance_view(x: NDArray[Any], stride: int) -> NDArray[Any]:
-    """``corners.glance_view`` at ``stride`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
-    return _sliced(lambda part: (corners.glance_view(part, stride) * 255).round().astype(np.uint8), x)
+    """``patches.glance_view`` at ``stride`` of many rows of uint8 features, as uint8 (0..255), a slice at a time."""
+    return _sliced(lambda part: (patches.glance_view(part, stride) * 255).round().astype(np.uint8), x)
 
 
 def fit_screen(coarse: NDArray[Any], target: NDArray[Any], hidden: tuple[int, ...], epochs: int,
@@ -400,7 +400,7 @@ def fit_looks(data: dict[str, NDArray[Any]], check: dict[str, NDArray[Any]], tar
 
 def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN) -> torch.nn.Module:
     """The convolutional reader (PyTorch; training only). It takes the feature rows of the run-time reader
-    (``corners.features``) split by ``glyphs.conv_inputs``: the ink patch goes through three 3x3
+    (``patches.features``) split by ``glyphs.conv_inputs``: the ink patch goes through three 3x3
     convolutions, each followed by 2x2 max-pooling (the coarse redness joins after the first pooling,
     where it has the same size); the result, with the coarse surroundings, feeds a hidden layer and the
     two heads."""
@@ -408,7 +408,7 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
     from torch import nn
 
     c1, c2, c3 = channels
-    ink = corners.PATCH_W * corners.PATCH_H
+    ink = patches.PATCH_W * patches.PATCH_H
     red = ink // 4
 
     class ConvReader(nn.Module):
@@ -418,7 +418,7 @@ def conv_net(channels: tuple[int, int, int] = CHANNELS, hidden: int = CNN_HIDDEN
             self.conv2 = nn.Sequential(nn.Conv2d(c1 + 1, c2, 3, padding=1), nn.BatchNorm2d(c2), nn.ReLU(),
                                        nn.MaxPool2d(2))
             self.conv3 = nn.Sequential(nn.Conv2d(c2, c3, 3, padding=1), nn.BatchNorm2d(c3), nn.ReLU(), nn.MaxPool2d(2))
-            flat = c3 * (corners.PATCH_H // 8) * (corners.PATCH_W // 8) + corners.FEATURES - ink - red
+            flat = c3 * (patches.PATCH_H // 8) * (patches.PATCH_W // 8) + patches.FEATURES - ink - red
             self.hidden = nn.Sequential(nn.Linear(flat, hidden), nn.ReLU(), nn.Dropout(0.2))
             self.rank = nn.Linear(hidden, len(glyphs.RANKS) + 1)
             self.suit = nn.Linear(hidden, len(glyphs.SUITS) + 1)
@@ -575,7 +575,7 @@ def export(model: torch.nn.Module, path: Path, check: NDArray[Any]) -> dict[str,
     import torch
 
     with torch.no_grad():
-        torch.onnx.export(model, glyphs.conv_inputs(torch.zeros(2, corners.FEATURES)), str(path),
+        torch.onnx.export(model, glyphs.conv_inputs(torch.zeros(2, patches.FEATURES)), str(path),
                           input_names=list(glyphs.CONV_INPUTS), output_names=["rank", "suit"], opset_version=13,
                           dynamo=False)
         rank, suit = model(*glyphs.conv_inputs(torch.from_numpy(check)))

@@ -85,8 +85,8 @@ def corrected(path: Path, rank: Rank, box: tuple[int, int, int, int]) -> Rank:
 
 
 def match(seen: list[CardSighting], targets: list[np.ndarray], read: list[object],
-          truth: list[object]) -> tuple[list[int | None], int]:
-    """For each target polygon, the index of the sighting matched to it (or None); and the unmatched count.
+          truth: list[object]) -> tuple[list[int | None], list[int]]:
+    """For each target polygon, the index of the sighting matched to it (or None); and the sightings left over.
 
     Detection matching by overlap of the boxes around a sighting's outline and a target's polygon
     (intersection over union), greedily, best overlap first, each sighting and target at most once:
@@ -106,7 +106,7 @@ def match(seen: list[CardSighting], targets: list[np.ndarray], read: list[object
             if i not in taken and owner[k] is None and (read[i] == truth[k] or not need_agree):
                 owner[k] = i
                 taken.add(i)
-    return owner, len(seen) - len(taken)
+    return owner, [i for i in range(len(seen)) if i not in taken]
 
 
 def _box(points: np.ndarray) -> tuple[float, float, float, float]:
@@ -162,14 +162,28 @@ def lost_at(image: np.ndarray, box: tuple[int, int, int, int]) -> str:
     return STAGES[3] if all(c.card is None for c in read) else STAGES[4]
 
 
+def phantoms(counts: Counter[str], key: str, seen: list[CardSighting], left: list[int]) -> None:
+    """Counts the sightings ``left`` over (of ``seen``) as phantoms under ``key``, and those read as a card under
+    ``key`` + " read": a card reported where the labels hold none (or hold one the photo's edge cuts) is wrong to a
+    player unless the labels left it out.
+
+    >>> counts = Counter[str]()
+    >>> phantoms(counts, "phantom", [CardSighting(None, (0, 0), (), 0.9), CardSighting(Card.parse("9H"), (0, 0), (), 0.9)], [0, 1])
+    >>> counts
+    Counter({'phantom': 2, 'phantom read': 1})
+    """
+    counts[key] += len(left)
+    counts[f"{key} read"] += sum(seen[i].card is not None for i in left)
+
+
 def real_accuracy(data: Path) -> Counter[str]:
     counts: Counter[str] = Counter()
     for path, cards in sorted(real_labels(data).items()):
         image = cv2.imread(str(path))
         seen = read_cards(image)
         boxes = [np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32) for _, (x0, y0, x1, y1) in cards]
-        owner, extra = match(seen, boxes, [s.card and s.card.rank for s in seen], [rank for rank, _ in cards])
-        counts["phantom"] += extra
+        owner, left = match(seen, boxes, [s.card and s.card.rank for s in seen], [rank for rank, _ in cards])
+        phantoms(counts, "phantom", seen, left)
         for (rank, box), k in zip(cards, owner, strict=True):
             result = outcome(seen, k, attrgetter("rank"), rank)
             counts["labelled"] += 1
@@ -198,9 +212,9 @@ def near_outline(seen: CardSighting, point: tuple[float, float]) -> bool:
 
 
 def photo_outcomes(seen: list[CardSighting], photo: photos.Photo, width: int, height: int
-                   ) -> tuple[dict[str, tuple[str, str]], int]:
+                   ) -> tuple[dict[str, tuple[str, str]], list[int]]:
     """How each card a labelled photo shows fared (code -> correct, wrong, unknown or missed, and the code read),
-    and how many sightings were left over (phantoms, or cards the labels leave out: one cut by the photo's edge).
+    and the sightings left over (phantoms, or cards the labels leave out: one cut by the photo's edge).
 
     A sighting is a card's when one of its labelled corners lies on it (``near_outline``): first those that
     read it right, then any other, the nearest first; each sighting counts once."""
@@ -225,7 +239,7 @@ def photo_outcomes(seen: list[CardSighting], photo: photos.Photo, width: int, he
         k = min(near)[1]
         taken.add(k)
         fared[code] = ("unknown" if seen[k].card is None else "wrong", seen[k].code)
-    return fared, len(seen) - len(taken)
+    return fared, [i for i in range(len(seen)) if i not in taken]
 
 
 def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
@@ -240,10 +254,10 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
         readings: list[tuple[str, Faces]] = [(photo.group, "light")] if photo.group != "dark" else [("dark", "dark"), ("dark-as-light", "light")]
         for group, faces in readings:
             seen = read_cards(image, faces)
-            fared, extra = photo_outcomes(seen, photo, image.shape[1], image.shape[0])
-            counts[f"{group} phantom"] += extra
-            fixed_fared, fixed_extra = photo_outcomes(seen, fixed, image.shape[1], image.shape[0])
-            counts[f"{group} corrected phantom"] += fixed_extra
+            fared, left = photo_outcomes(seen, photo, image.shape[1], image.shape[0])
+            phantoms(counts, f"{group} phantom", seen, left)
+            fixed_fared, left = photo_outcomes(seen, fixed, image.shape[1], image.shape[0])
+            phantoms(counts, f"{group} corrected phantom", seen, left)
             for fixed_result, _ in fixed_fared.values():
                 counts[f"{group} corrected labelled"] += 1
                 counts[f"{group} corrected {fixed_result}"] += 1
@@ -284,9 +298,9 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
     for k in range(scenes):
         scene = render.table_scene(np.random.default_rng(SYNTHETIC_SEED + k), fonts=fonts)
         seen = read_cards(scene.image)
-        owner, extra = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
-                             [c.card for c in scene.cards])
-        counts["phantom"] += extra
+        owner, left = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
+                            [c.card for c in scene.cards])
+        phantoms(counts, "phantom", seen, left)
         for card, i in zip(scene.cards, owner, strict=True):
             sizes = card.index_sizes
             if not sizes:
@@ -311,10 +325,10 @@ def deck_accuracy(deck: str, scenes: int) -> Counter[str]:
     for k in range(scenes):
         scene = render.table_scene(np.random.default_rng([SYNTHETIC_SEED, k]), fonts=fonts, decks=(deck,), real_share=1.0)
         seen = read_cards(scene.image)
-        owner, extra = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
-                             [c.card for c in scene.cards])
+        owner, left = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
+                            [c.card for c in scene.cards])
         kind = "" if in_colour(scene.image) else "grey "
-        counts[f"{kind}phantom"] += extra
+        phantoms(counts, f"{kind}phantom", seen, left)
         for card, i in zip(scene.cards, owner, strict=True):
             if card.index_sizes:
                 counts[f"{kind}face-up"] += 1
@@ -345,8 +359,8 @@ def detail_accuracy(photos_: int, grid: tuple[int, int] = (3, 3), part: tuple[in
         seconds.append(time.process_time() - start)
         small, shrink = cards_scaled(image)
         for counts, found in ((detail, seen), (reduced, cards_of(read_corners(small), shrink))):
-            owner, extra = match(found, [outline for _, outline in cards], [s.card for s in found], [c for c, _ in cards])
-            counts["phantom"] += extra
+            owner, left = match(found, [outline for _, outline in cards], [s.card for s in found], [c for c, _ in cards])
+            phantoms(counts, "phantom", found, left)
             for (card, _), i in zip(cards, owner, strict=True):
                 counts["face-up"] += 1
                 counts[outcome(found, i, lambda read: read, card)] += 1
@@ -441,11 +455,12 @@ def deck_line(tally: Counter[str]) -> str:
     """One line of ``deck_accuracy``'s counts: the tables in colour, then the grey ones.
 
     >>> deck_line(Counter({"face-up": 4, "correct": 3, "missed": 1, "grey face-up": 2, "grey unknown": 2})).lstrip()
-    '4 cards: correct 3 (75.0%), wrong 0 (0.0%), unknown 0 (0.0%), missed 1 (25.0%), phantoms 0; grey: 2 cards, correct 0, wrong 0, phantoms 0'
+    '4 cards: correct 3 (75.0%), wrong 0 (0.0%), unknown 0 (0.0%), missed 1 (25.0%), phantoms 0 (0 read as a card); grey: 2 cards, correct 0, wrong 0, phantoms 0'
     """
     return (f"{tally['face-up']:4d} cards: "
             + ", ".join(f"{r} {share(tally, r, 'face-up')}" for r in ("correct", "wrong", "unknown", "missed"))
-            + f", phantoms {tally['phantom']}; grey: {tally['grey face-up']} cards, correct {tally['grey correct']}, "
+            + f", phantoms {tally['phantom']} ({tally['phantom read']} read as a card); grey: {tally['grey face-up']} cards, "
+            f"correct {tally['grey correct']}, "
             f"wrong {tally['grey wrong']}, phantoms {tally['grey phantom']}")
 
 
@@ -491,7 +506,7 @@ def main() -> None:
                   + ", ".join(share(tally, f"{group} {r}", f"{group} labelled") for r in ("correct", "wrong", "unknown", "missed"))
                   + f", phantoms {tally[f'{group} phantom']}; corrected, {tally[f'{group} corrected labelled']} cards: "
                   + ", ".join(share(tally, f"{group} corrected {r}", f"{group} corrected labelled") for r in ("correct", "wrong"))
-                  + f", phantoms {tally[f'{group} corrected phantom']}")
+                  + f", phantoms {tally[f'{group} corrected phantom']} ({tally[f'{group} corrected phantom read']} read as a card)")
         print("  by rank (colour, light faces), correct of labelled: "
               + ", ".join(f"{r} {counts[f'rank {r} correct']}/{counts[f'rank {r} labelled']}" for r in "A23456789TJQK"))
         print("  read wrong (label > read): " + (", ".join(f"{k[6:]} x{v}" for k, v in sorted(counts.items())
@@ -511,7 +526,7 @@ def main() -> None:
         detail, reduced, seconds = detail_accuracy(args.detail_photos)
         print(f"12 MP photos ({args.detail_photos}, each 3 x 3 held-out tables, {detail['face-up']} cards, rank and suit): "
               f"read in detail correct {share(detail, 'correct', 'face-up')}, wrong {share(detail, 'wrong', 'face-up')}, "
-              f"phantoms {detail['phantom']}; scaled to 1280 alone correct {share(reduced, 'correct', 'face-up')}, "
+              f"phantoms {detail['phantom']} ({detail['phantom read']} read as a card); scaled to 1280 alone correct {share(reduced, 'correct', 'face-up')}, "
               f"wrong {share(reduced, 'wrong', 'face-up')}, phantoms {reduced['phantom']}; CPU s a photo median {np.median(seconds):.2f}, "
               f"most {max(seconds):.2f}")
     if args.scenes:
@@ -519,7 +534,7 @@ def main() -> None:
         print(f"held-out synthetic tables ({args.scenes} scenes, {syn['face-up']} cards with a visible corner, "
               f"rank and suit): correct {share(syn, 'correct', 'face-up')}, wrong {share(syn, 'wrong', 'face-up')}, "
               f"unknown {share(syn, 'unknown', 'face-up')}, missed {share(syn, 'missed', 'face-up')}, "
-              f"phantom {syn['phantom']}; {syn['hidden']} cards with every corner covered "
+              f"phantom {syn['phantom']} ({syn['phantom read']} read as a card); {syn['hidden']} cards with every corner covered "
               f"({syn['wrong (hidden corner)']} of them read wrong)")
         bands = [size_band(size) for size in (0, *SIZE_BANDS)]
         print("  correct by index size (rank to suit, as drawn): "

@@ -83,8 +83,8 @@ def test_the_dark_deck_is_read_when_its_faces_are_named_dark_and_is_never_guesse
     codes: set[str] = set()
     for name in DARK_DECK:
         photo, image = named_photo(name)
-        fared, extra = photo_outcomes(read_cards(image, "dark"), photo, image.shape[1], image.shape[0])
-        assert (fared, extra) == ({code: ("correct", code) for code in photo.codes}, 0), name
+        fared, left = photo_outcomes(read_cards(image, "dark"), photo, image.shape[1], image.shape[0])
+        assert (fared, left) == ({code: ("correct", code) for code in photo.codes}, []), name
         assert all(seen.card is None for seen in read_cards(image)), name  # as a light deck: nothing is read
         codes |= set(photo.codes)
     assert {code[1] for code in codes} == set("SHDC") and len(codes) == 17

@@ -2,11 +2,11 @@
 
 Cards are found by their index corners, not their outlines, so a card shows up as long as one index
 corner is visible: alone, fanned, overlapped in a meld, at any angle. This module takes a frame to the scale it
-is read at (and in detail where its indices are small), ``vision.indices`` reads its index corners (steps 1, 2
-and 4), and ``vision.sightings`` makes cards of them (step 3).
+is read at (and in detail where its indices are small); ``vision.indices`` reads its index corners, and
+``vision.sightings`` pairs them into cards.
 
-1. ``vision.corners`` proposes rank-over-suit ink pairs on card paper and samples each as an upright
-   patch;
+1. ``vision.corners`` proposes rank-over-suit ink pairs on card paper, and ``vision.patches`` samples each as an
+   upright patch;
 2. the small ``vision.glyphs`` looks (pre-screens on cheap glances at each candidate, coarsest first)
    and screen (on its full patch) set aside the candidates that are surely not index corners; the
    reader network reads the rest as a rank and a suit, or "not an index"; a reading (and being an index at all) counts only if

@@ -6,7 +6,8 @@
   reader never saw any of them: it is trained on synthetic tables only). Only ranks nine..ace are
   labelled, so a card counts as correct when its rank is right. Reported cards are matched one to one
   to labelled boxes by overlap (see ``match``); a reported card left unmatched is a phantom (a
-  duplicate of a matched card counts as one too). Each card missed or left unknown is put down to the
+  duplicate of a matched card counts as one too; the other rows count the phantoms read as a card apart from the
+  unknown ones, ``phantoms``). Each card missed or left unknown is put down to the
   first stage that lost it (see ``lost_at``). A label checked by eye and found plainly wrong
   (``LABEL_ERRATA``) counts as given in the headline figures, and corrected in a second line; a third says
   what the targets still want of each (``against_targets``).

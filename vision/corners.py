@@ -99,7 +99,7 @@ class Candidates:
                           self.gap.take(rows, axis=0))
 
     def by_scale(self) -> NDArray[Any]:
-        """Indices of the candidates by scale, ties in order: the order they are sampled in (``feature_blocks``).
+        """Indices of the candidates by scale, ties in order: the order they are sampled in (``patches.feature_blocks``).
 
         >>> Candidates(np.zeros((3, 2), np.float32), np.zeros((3, 2), np.float32), np.float32([9, 4, 9]),
         ...            np.zeros((3, 2), np.float32)).by_scale()

@@ -48,7 +48,7 @@ TEN = glyphs.RANKS.index(Rank.TEN)
 ``EXPERT_SURE``, as a suit beside its rank does (a layout neither network was fitted on): any straight stroke
 beside a rank (a card's edge, a frame) can stand for its "1". The held-out decks' queens beside a dark outline
 read as tens: 10 of 1,123 cards wrong without this rule, 2 with it. A ten that two unknown corners read together
-(``_pooled``) must be as sure."""
+(``sightings._pooled``) must be as sure."""
 VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
 FIRM = 0.9999
@@ -114,7 +114,7 @@ class Corner:
 
     def repeats(self, other: Corner) -> bool:
         """Whether this is a read of ``other``'s corner (``same_corner``) as an index of its layout (a suit below its
-        rank or beside it: ``_one_layout`` chooses between the two once the whole table is read)."""
+        rank or beside it: ``cards._one_layout`` chooses between the two once the whole table is read)."""
         return bool(same_corner(self.rank, self.scale, other.rank, other.scale)) and self.layout == other.layout
 
     def moved(self, offset: tuple[float, float]) -> Corner:
@@ -146,8 +146,9 @@ def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: boo
     ``layout`` where it is known. Where it is not: those with their suits below their ranks, and those read where
     these foresee more (``foreseen``); where none of those is read, those with their suits beside their ranks too;
     and where neither way finds so much as an unknown index, the ranks knocked out of suit shapes (``_inside``),
-    unless told not to seek those (``shapes`` false) where the layout is not known. One deck is read one way (``_one_layout``), so an image that reads as an ordinary deck spends
-    nothing on the other ways, nor one whose indices are there but unreadable."""
+    unless told not to seek those (``shapes`` false) where the layout is not known. One deck is read one way
+    (``cards._one_layout``), so an image that reads as an ordinary deck spends nothing on the other ways, nor one whose
+    indices are there but unreadable."""
     planes = corners.Planes(image)
     found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
     found += [c for c in _read(planes, foreseen(found)) if c.card is not None]
@@ -206,7 +207,7 @@ def fan_corners(read: list[Corner]) -> corners.Candidates:
 
 def other_corners(unknown: list[Corner], geometry: dict[str, float]) -> corners.Candidates:
     """Where the other corner of each ``unknown`` corner's card lies, by the median card's ``geometry`` (as
-    ``_assemble`` places a lone corner's card), facing the other way at the same scale.
+    ``sightings.assemble`` places a lone corner's card), facing the other way at the same scale.
 
     >>> up = np.array([0.0, 1.0])
     >>> found = other_corners([Corner(None, 0.95, np.zeros(2), up, 10.0)], {"centre_x": 2.0, "centre_y": 3.5})
@@ -281,7 +282,7 @@ def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner]
     sure = least_sure(reads_rank, reads_suit, rank_k, suit_k)
     index = glyphs.index_share(reads_rank, reads_suit).min(axis=1)
     # a corner surely an index but not read surely is read by the expert, if it reads it at every framing;
-    # either way the expert's reads stand for the reader's there (for ``_pooled``)
+    # either way the expert's reads stand for the reader's there (for ``sightings._pooled``)
     unread = np.nonzero((sure < READ_SURE) & (index >= INDEX_SURE))[0]
     sure_at = np.full(len(found), READ_SURE)
     if reader.expert is not None and len(unread):
@@ -298,7 +299,7 @@ def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner]
     if below is not None:
         _check_beside(found, sure, index, below)
     # the reader's reads that a layout or a stroke can feign (``TEN``) stand only where the expert reads the
-    # same card as surely as it reads alone; its reads stand for the reader's there (for ``_pooled``)
+    # same card as surely as it reads alone; its reads stand for the reader's there (for ``sightings._pooled``)
     doubt = np.flatnonzero((sure >= READ_SURE) & (sure_at == READ_SURE) & (confirm | (rank_k == TEN)))
     if reader.expert is not None and len(doubt):
         sure_at[doubt] = EXPERT_SURE
@@ -412,7 +413,7 @@ def expert_read(expert: glyphs.ConvNet, framed: NDArray[Any]) -> tuple[NDArray[A
     """The expert's rank and suit (head indices, of its first read) of each corner from its feature rows at
     each framing (corner, framing, feature), how surely (at its least sure framing), and its rank and suit
     probabilities (corner, framing, class): they stand for the reader's in the corner it was asked about,
-    so two such corners of one card are pooled (``_pooled``) from the expert's reads."""
+    so two such corners of one card are pooled (``sightings._pooled``) from the expert's reads."""
     p_rank, p_suit = _reads(expert, framed)
     rank_k, suit_k, _, _ = first_read(p_rank[:, 0], p_suit[:, 0])
     return rank_k, suit_k, least_sure(p_rank, p_suit, rank_k, suit_k), p_rank, p_suit

@@ -81,13 +81,16 @@ have pointed spades."""
 PHOTO_BOX_ERRATA = {("WIN_20240627_11_38_29_Pro.jpg", (0.40781, 0.42188)): "3S",
                     ("WIN_20240627_11_38_29_Pro.jpg", (0.57422, 0.63906)): "3S",
                     ("IMG_20220921_194856.jpg", (0.56484, 0.66797)): "3C",
-                    ("WIN_20240627_17_19_45_Pro.jpg", (0.49609, 0.57891)): "2H"}
+                    ("WIN_20240627_17_19_45_Pro.jpg", (0.49609, 0.57891)): "2H",
+                    ("WIN_20240627_17_01_16_Pro.jpg", (0.63438, 0.17578)): "3S"}
 """Index-corner boxes of ``real-cards-cardcounter`` labelled with another card's code ((file, the box's centre) -> the
 card whose corner it holds), each checked by eye where a sighting no label claimed was read. ``WIN_20240627_11_38_29_Pro.jpg``
 labels three corners 4♠: one is the 4♠'s, the two others are the corners of a 3♠ lying across the middle ("3" over a
 spade at both, three spades between them; the data set's README names a 3 of spades labelled as a 4).
 ``IMG_20220921_194856.jpg`` labels three corners Q♥: one of them is the upper corner of the 3♣ below the queens, "3"
-over a club, whose lower corner is labelled 3♣. In the train split, ``WIN_20240627_17_19_45_Pro.jpg`` labels the
+over a club, whose lower corner is labelled 3♣. ``WIN_20240627_17_01_16_Pro.jpg`` labels two corners 4♠: the lower
+one is the 4♠'s; the upper one, in the fanned spades at the top right between the A♠ and the Q♠, is a 3♠'s ("3" over
+a spade), and no other label claims that card. In the train split, ``WIN_20240627_17_19_45_Pro.jpg`` labels the
 lower corner of its 2♥ ("2" over a heart, read so) as 2♦: training takes the corrected labels too."""
 PHOTO_MISSING: dict[str, tuple[tuple[str, Box], ...]] = {
     "IMG_20220921_193954.jpg": (("AC", (0.736, 0.149, 0.130, 0.144)),),

@@ -38,6 +38,7 @@ import math  # noqa: E402
 import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from dataclasses import replace  # noqa: E402
 from operator import attrgetter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -298,23 +299,38 @@ def synthetic_accuracy(scenes: int) -> Counter[str]:
     fonts = render.available(render.HELD_OUT_FONTS)
     for k in range(scenes):
         scene = render.table_scene(np.random.default_rng(SYNTHETIC_SEED + k), fonts=fonts)
-        seen = read_cards(scene.image)
-        owner, left = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
-                            [c.card for c in scene.cards])
-        phantoms(counts, "phantom", seen, left)
-        for card, i in zip(scene.cards, owner, strict=True):
-            sizes = card.index_sizes
-            if not sizes:
-                counts["hidden"] += 1
-                if i is not None and seen[i].card is not None and seen[i].card != card.card:
-                    counts["wrong (hidden corner)"] += 1
-                continue
-            result, band = outcome(seen, i, lambda read: read, card.card), size_band(max(sizes))
-            counts["face-up"] += 1
-            counts[result] += 1
-            counts[band] += 1
-            counts[f"{band} {result}"] += 1
+        tally(counts, read_cards(scene.image), scene.cards)
     return counts
+
+
+def tally(counts: Counter[str], seen: list[CardSighting], cards: list[render.PlacedCard], kind: str = "") -> None:
+    """Counts under ``kind``-prefixed keys how the ``cards`` drawn in a scene fared (``outcome``), each card with a
+    visible index corner ("face-up") also by its index's size (``size_band``), and the sightings ``seen`` no card
+    claims (``phantoms``). A card whose every corner is covered is "hidden": matched like the others, so a reading of
+    it is no phantom, and counted "wrong (hidden corner)" where it is read as another card.
+
+    >>> from scoring.cards import Card
+    >>> up = np.array([[0, 0], [50, 0], [50, 70], [0, 70]], np.float32)
+    >>> hidden = render.PlacedCard(Card.parse("2H"), up + 100, [(np.zeros(2), np.array([0.0, 9.0]), 9.0, False)])
+    >>> shown = render.PlacedCard(Card.parse("3S"), up, [(np.zeros(2), np.array([0.0, 20.0]), 9.0, True)])
+    >>> counts = Counter[str]()
+    >>> seen = CardSighting(Card.parse("2H"), (125.0, 135.0), tuple((float(x), float(y)) for x, y in up + 100), 0.9)
+    >>> tally(counts, [seen], [hidden, shown])
+    >>> {key: n for key, n in sorted(counts.items()) if n}  # the hidden 2H read as it is: no phantom
+    {'18-24 px': 1, '18-24 px missed': 1, 'face-up': 1, 'hidden': 1, 'missed': 1}
+    """
+    owner, left = match(seen, [c.outline for c in cards], [s.card for s in seen], [c.card for c in cards])
+    phantoms(counts, f"{kind}phantom", seen, left)
+    for card, i in zip(cards, owner, strict=True):
+        sizes = card.index_sizes
+        if not sizes:
+            counts[f"{kind}hidden"] += 1
+            if i is not None and seen[i].card is not None and seen[i].card != card.card:
+                counts[f"{kind}wrong (hidden corner)"] += 1
+            continue
+        result, band = outcome(seen, i, lambda read: read, card.card), size_band(max(sizes))
+        for key in ("face-up", result, band, f"{band} {result}"):
+            counts[f"{kind}{key}"] += 1
 
 
 def deck_accuracy(deck: str, scenes: int) -> Counter[str]:
@@ -325,15 +341,7 @@ def deck_accuracy(deck: str, scenes: int) -> Counter[str]:
     fonts = render.available(render.HELD_OUT_FONTS)
     for k in range(scenes):
         scene = render.table_scene(np.random.default_rng([SYNTHETIC_SEED, k]), fonts=fonts, decks=(deck,), real_share=1.0)
-        seen = read_cards(scene.image)
-        owner, left = match(seen, [c.outline for c in scene.cards], [s.card for s in seen],
-                            [c.card for c in scene.cards])
-        kind = "" if in_colour(scene.image) else "grey "
-        phantoms(counts, f"{kind}phantom", seen, left)
-        for card, i in zip(scene.cards, owner, strict=True):
-            if card.index_sizes:
-                counts[f"{kind}face-up"] += 1
-                counts[f"{kind}{outcome(seen, i, lambda read: read, card.card)}"] += 1
+        tally(counts, read_cards(scene.image), scene.cards, "" if in_colour(scene.image) else "grey ")
     return counts
 
 
@@ -352,7 +360,7 @@ def detail_accuracy(photos_: int, grid: tuple[int, int] = (3, 3), part: tuple[in
                 scene = render.table_scene(np.random.default_rng([SYNTHETIC_SEED, 7, k, r, c]), size=part, fonts=fonts)
                 row.append(scene.image)
                 offset = np.array([c * part[1], r * part[0]], np.float32)
-                cards += [(placed.card, placed.outline + offset) for placed in scene.cards if placed.index_sizes]
+                cards += [replace(placed, outline=placed.outline + offset) for placed in scene.cards]
             rows.append(np.hstack(row))
         image = np.vstack(rows)
         start = time.process_time()
@@ -360,11 +368,7 @@ def detail_accuracy(photos_: int, grid: tuple[int, int] = (3, 3), part: tuple[in
         seconds.append(time.process_time() - start)
         small, shrink = cards_scaled(image)
         for counts, found in ((detail, seen), (reduced, cards_of(read_corners(small), shrink))):
-            owner, left = match(found, [outline for _, outline in cards], [s.card for s in found], [c for c, _ in cards])
-            phantoms(counts, "phantom", found, left)
-            for (card, _), i in zip(cards, owner, strict=True):
-                counts["face-up"] += 1
-                counts[outcome(found, i, lambda read: read, card)] += 1
+            tally(counts, found, cards)
     return detail, reduced, seconds
 
 
@@ -527,7 +531,8 @@ def main() -> None:
         detail, reduced, seconds = detail_accuracy(args.detail_photos)
         print(f"12 MP photos ({args.detail_photos}, each 3 x 3 held-out tables, {detail['face-up']} cards, rank and suit): "
               f"read in detail correct {share(detail, 'correct', 'face-up')}, wrong {share(detail, 'wrong', 'face-up')}, "
-              f"phantoms {detail['phantom']} ({detail['phantom read']} read as a card); scaled to 1280 alone correct {share(reduced, 'correct', 'face-up')}, "
+              f"phantoms {detail['phantom']} ({detail['phantom read']} read as a card), {detail['hidden']} cards with every "
+              f"corner covered ({detail['wrong (hidden corner)']} of them read wrong); scaled to 1280 alone correct {share(reduced, 'correct', 'face-up')}, "
               f"wrong {share(reduced, 'wrong', 'face-up')}, phantoms {reduced['phantom']}; CPU s a photo median {np.median(seconds):.2f}, "
               f"most {max(seconds):.2f}")
     if args.scenes:

@@ -1,5 +1,6 @@
 """The expert: a wider reader asked about the corners the reader takes surely as an index but cannot read
-surely. It never touches a corner the reader reads but a ten (``indices.TEN``), and it reads a corner only when it reads it
+surely. It never touches a corner the reader reads surely but a ten (``indices.TEN``) or one it reads barely surely
+(``indices.LEAN``), and it reads a corner only when it reads it
 surely at every framing the reader tried (``indices.EXPERT_SURE``), or when the second expert, or else the
 third, reads the expert's first read so surely.
 
@@ -74,16 +75,16 @@ def test_the_expert_reads_an_unread_corner_only_when_sure_at_every_framing(monke
 
 
 class Dulled:
-    """The committed reader with its rank reads dulled below ``indices.READ_SURE``: 0.6 of each row's rank
-    probabilities as they were, the rest on an 8 (whether a row is an index is read as before)."""
+    """The committed reader with its rank reads dulled: ``kept`` of each row's rank probabilities as they were (0.6:
+    below ``indices.READ_SURE``), the rest on an 8 (whether a row is an index is read as before)."""
 
-    def __init__(self, net: glyphs.ConvNet) -> None:
-        self.net = net
+    def __init__(self, net: glyphs.ConvNet, kept: float = 0.6) -> None:
+        self.net, self.kept = net, kept
 
     def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rank, suit = self.net.predict(x)
-        rank = 0.6 * rank
-        rank[:, 7] += 0.4
+        rank = self.kept * rank
+        rank[:, 7] += 1 - self.kept
         return rank, suit
 
 
@@ -133,7 +134,7 @@ def test_the_third_expert_is_asked_only_what_the_second_did_not_confirm(monkeypa
     assert read_with(monkeypatch, frame, unsure, Sure((0.97, 0.92, 0.99)), third) == read and third.asked == 0
 
 
-def test_corners_the_reader_reads_are_never_asked_about_but_tens(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_corners_the_reader_reads_surely_are_never_asked_about_but_tens(monkeypatch: pytest.MonkeyPatch) -> None:
     own = glyphs.load().expert
     frame = lay([("9S", (400, 360), 20), ("4D", (800, 360), -35)], seed=4)
     expert, second = Sure((1.0, 1.0, 1.0), at_once=True), Sure((1.0, 1.0, 1.0))
@@ -147,6 +148,24 @@ def test_corners_the_reader_reads_are_never_asked_about_but_tens(monkeypatch: py
     read = read_with(monkeypatch, frame, expert, second)
     assert len(read) == len(committed) and all(card is None for card, _, _ in read)
     assert expert.asked and second.asked == 0
+
+
+def test_a_corner_read_barely_surely_stands_only_where_the_expert_reads_it_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # indices.LEAN: read at least READ_SURE but less than LEAN (0.78 of the committed reader's sure nine), a corner
+    # is asked about as a ten is, and stands where the committed expert reads the nine of spades too, not where an
+    # expert reads the king of hearts
+    frame = lay([("9S", (640, 360), 20)], seed=4)
+    own = glyphs.load()
+    reader = dataclasses.replace(own, net=Dulled(own.net, 0.78), second=None, third=None)
+    monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
+    read = indices.read_corners(frame)
+    assert read and {c.card for c in read} == {Card.parse("9S")}
+    assert all(c.sure_at == indices.EXPERT_SURE for c in read)  # asked about, as a ten is
+    reader = dataclasses.replace(reader, expert=Sure((1.0, 1.0, 1.0), at_once=True))
+    read = indices.read_corners(frame)
+    assert read and all(c.card is None for c in read)
+    reader = dataclasses.replace(own, net=Dulled(own.net, 0.9), expert=Sure((1.0, 1.0, 1.0), at_once=True))
+    assert {c.card for c in indices.read_corners(frame)} == {Card.parse("9S")}  # 0.9 is sure enough alone
 
 
 def test_the_committed_expert_reads_what_the_reader_cannot() -> None:

@@ -25,7 +25,8 @@ is read at (and in detail where its indices are small); ``vision.indices`` reads
    wider still) reads the expert's first read so surely;
    otherwise it is reported as unknown (``card`` None), never guessed; anything less sure is dropped, so
    backs, chips and wood grain give no card at all. A ten the reader reads stands only where the expert
-   reads it too (``indices.TEN``): a straight stroke beside a rank can pass for its "1".
+   reads it too (``indices.TEN``): a straight stroke beside a rank can pass for its "1"; so does any card it reads
+   barely surely (``indices.LEAN``).
 
 A deck with dark faces (light print on black paper) is read as its ``negative`` (``faces="dark"``): the reader
 knows dark print on light paper only, and a frame cannot be read both ways in the time of one.

@@ -46,11 +46,11 @@ confirmer after the second it reads 1 more there than without it, none wrong, an
 LEAN = 0.8
 """A corner the reader reads surely, but less surely than this, stands only where the expert reads the same card at
 ``EXPERT_SURE`` (as a ten does, ``TEN``): so close to ``READ_SURE``, what tips a mark that is no index over it can be
-an OpenCV build's slightly other sampling. On the Pi's versions (OpenCV 4.11) a keyboard's legends beside a real
-test photo's table were read as a 5♣ at 0.755, which the expert reads as no card. On the real photos' train split
-(fitted on) this drops one of the two cards read wrong and none read right; on the test split it reads the same cards
-on this machine's versions, and one card fewer held up to a webcam on the Pi's; the black deck one card fewer. At 0.85
-or 0.9 the test split reads 3 fewer, the train split 2 fewer right and 2 fewer wrong."""
+an OpenCV build's slightly other sampling. On the Pi's versions (OpenCV 4.11) a keyboard's legends beside a real test
+photo's table were read as a 5♣ at 0.755; the expert, asked, reads no card in them (0.01). On the real photos' train
+split (fitted on) this drops one of the two cards read wrong and none read right; on the test split it reads the same
+cards on this machine's versions, and one card fewer held up to a webcam on the Pi's; the black deck one card fewer.
+At 0.85 or 0.9 the test split reads 3 fewer, the train split 2 fewer right and 2 fewer wrong (decision record 0002)."""
 TEN = glyphs.RANKS.index(Rank.TEN)
 """The ten's head index. A ten the reader reads surely stands only where the expert reads the same card at
 ``EXPERT_SURE``, as a suit beside its rank does (a layout neither network was fitted on): any straight stroke

@@ -104,11 +104,12 @@ def read_frame(full: NDArray[Any], shrink: float, faces: Faces = "light") -> tup
     and whether the frame shows colour: the frame is read scaled by ``shrink`` (turned ``face_up``), and again in
     detail where its indices are small once scaled down (``detail_zoom``: a frame larger than ``MAX_SIDE``), where
     suit shapes with their ranks knocked out are not sought again: any there is large enough to be found scaled."""
-    image = face_up(at_scale(full, shrink), faces)
-    found, colour = read_corners(image), in_colour(image)
+    image, negative = face_up(at_scale(full, shrink), faces), faces == "dark"
+    found, colour = read_corners(image, confirm=negative), in_colour(image)
     zoom = detail_zoom(found, shrink)
     if zoom > shrink:
-        return read_tiled(face_up(at_scale(full, zoom), faces), table_layout(found), shapes=False), zoom, colour
+        detail = face_up(at_scale(full, zoom), faces)
+        return read_tiled(detail, table_layout(found), shapes=False, confirm=negative), zoom, colour
     return found, shrink, colour
 
 
@@ -132,10 +133,11 @@ def detail_zoom(found: list[Corner], shrink: float) -> float:
     return zoom if zoom > 1.25 * shrink else shrink
 
 
-def read_tiled(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
-    """``read_corners`` of an image of any size (in the table's ``layout``, where known; ``shapes``: as there), in
-    tiles of ``TILE`` pixels overlapping by ``TILE_OVERLAP``: each corner is taken from the tile whose middle part
-    (up to halfway across each overlap) holds its rank mark, so a corner is read whole and once.
+def read_tiled(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True,
+               confirm: bool = False) -> list[Corner]:
+    """``read_corners`` of an image of any size (in the table's ``layout``, where known; ``shapes`` and ``confirm``: as
+    there), in tiles of ``TILE`` pixels overlapping by ``TILE_OVERLAP``: each corner is taken from the tile whose middle
+    part (up to halfway across each overlap) holds its rank mark, so a corner is read whole and once.
 
     >>> read_tiled(np.full((1500, 3000, 3), 120, np.uint8))
     []
@@ -144,7 +146,7 @@ def read_tiled(image: NDArray[Any], layout: Layout | None = None, shapes: bool =
     found: list[Corner] = []
     for y, y0, y1 in _tiles(h):
         for x, x0, x1 in _tiles(w):
-            for corner in read_corners(image[y:y + TILE, x:x + TILE], layout, shapes):
+            for corner in read_corners(image[y:y + TILE, x:x + TILE], layout, shapes, confirm):
                 corner = corner.moved((x, y))
                 if x0 <= corner.rank[0] < x1 and y0 <= corner.rank[1] < y1:
                     found.append(corner)

@@ -136,30 +136,33 @@ class Corner:
 
 
 
-def read_corners(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
+def read_corners(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True,
+                 confirm: bool = False) -> list[Corner]:
     """The index corners in a BGR image, one per corner: read as it is and, where it holds none or large ones only,
     halved (``HALVED``), each corner of the halved image kept where the image as it is holds none; in the table's
-    ``layout`` where it is known (``read_at_scale``; ``shapes``: as there)."""
-    found = read_at_scale(image, layout, shapes)
+    ``layout`` where it is known (``read_at_scale``; ``shapes`` and ``confirm``: as there)."""
+    found = read_at_scale(image, layout, shapes, confirm)
     if min(image.shape[:2]) < HALVED * MIN_SIDE or (found and np.median([c.scale for c in found]) < LARGE_INDEX):
         return found
     h, w = (side - side % HALVED for side in image.shape[:2])  # an exact half (see ``HALVED``)
     halved = cv2.resize(image[:h, :w], (w // HALVED, h // HALVED), interpolation=cv2.INTER_AREA)
-    larger = [c.enlarged(HALVED) for c in read_at_scale(halved, layout, shapes)]
+    larger = [c.enlarged(HALVED) for c in read_at_scale(halved, layout, shapes, confirm)]
     return found + [c for c in larger if not any(c.repeats(f) for f in found)]
 
 
-def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True) -> list[Corner]:
+def read_at_scale(image: NDArray[Any], layout: Layout | None = None, shapes: bool = True,
+                  confirm: bool = False) -> list[Corner]:
     """The index corners in a BGR image at the scale given, one per corner (repeated reads merged), in the table's
     ``layout`` where it is known. Where it is not: those with their suits below their ranks, and those read where
     these foresee more (``foreseen``); where none of those is read, those with their suits beside their ranks too;
     and where neither way finds so much as an unknown index, the ranks knocked out of suit shapes (``_inside``),
     unless told not to seek those (``shapes`` false) where the layout is not known. One deck is read one way
     (``cards._one_layout``), so an image that reads as an ordinary deck spends nothing on the other ways, nor one whose
-    indices are there but unreadable."""
+    indices are there but unreadable. With ``confirm`` (a dark deck's ``cards.negative``, which the networks were never
+    fitted on), every read stands only where the expert reads it too, as in the layouts they were never fitted on."""
     planes = corners.Planes(image)
-    found = _read(planes, corners.candidates(planes)) if layout in (None, "below") else []
-    found += [c for c in _read(planes, foreseen(found)) if c.card is not None]
+    found = _read(planes, corners.candidates(planes), confirm=confirm) if layout in (None, "below") else []
+    found += [c for c in _read(planes, foreseen(found), confirm=confirm) if c.card is not None]
     if layout == "beside" or (layout is None and all(c.card is None for c in found)):
         found += _read(planes, corners.beside_candidates(planes), found, confirm=True)
     if layout == "inside" or (layout is None and shapes and not found):
@@ -265,8 +268,9 @@ def _inside(planes: corners.Planes) -> list[Corner]:
 def _read(planes: corners.Planes, found: corners.Candidates, below: list[Corner] | None = None,
           confirm: bool = False) -> list[Corner]:
     """``read_at_scale``'s corners of the candidates ``found`` in ``planes``: all of one layout, with their suits
-    below their ranks or, given the corners read so (``below``), beside them (``_check_beside``). Where the layout
-    is one the networks were never fitted on (``confirm``), every read stands only where the expert reads it too."""
+    below their ranks or, given the corners read so (``below``), beside them (``_check_beside``). Where the layout or
+    the image is one the networks were never fitted on (``confirm``: a suit beside its rank, a rank knocked out of a
+    suit shape, a dark deck's negative), every read stands only where the expert reads it too."""
     if not len(found):
         return []
     reader = glyphs.load()

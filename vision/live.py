@@ -159,7 +159,8 @@ class LiveReader:
         layout = table_layout(self._found)  # the deck's, once known: a crop is read that way alone
         for k in range(1, count):
             x, y, w, h = (int(v) * side for v in boxes[k, :4])
-            for corner in read_tiled(face_up(at_scale(full[y:y + h, x:x + w], scale), self.faces), layout):
+            for corner in read_tiled(face_up(at_scale(full[y:y + h, x:x + w], scale), self.faces), layout,
+                                     confirm=self.faces == "dark"):
                 corner = corner.moved((x * scale, y * scale))
                 cell = _cell(corner, near.shape, at)
                 # a corner read again where nothing near it changed is the one held

@@ -18,6 +18,7 @@ import pytest
 
 from scoring.cards import Card
 from vision import cards, glyphs, indices
+from vision.live import LiveReader
 
 from .test_cards import lay
 
@@ -166,6 +167,23 @@ def test_a_corner_read_barely_surely_stands_only_where_the_expert_reads_it_too(m
     assert read and all(c.card is None for c in read)
     reader = dataclasses.replace(own, net=Dulled(own.net, 0.9), expert=Sure((1.0, 1.0, 1.0), at_once=True))
     assert {c.card for c in indices.read_corners(frame)} == {Card.parse("9S")}  # 0.9 is sure enough alone
+
+
+def test_a_dark_deck_s_reads_stand_only_where_the_expert_reads_them_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a deck named dark is read as its negative, which the networks were never fitted on (indices.read_at_scale's
+    # confirm): every read is asked about, in a frame read whole and in the live reader's crops alike
+    light = lay([("9S", (640, 360), 20)], seed=4)
+    dark = cards.negative(light)  # light print on a black card
+    own = glyphs.load()
+    assert {s.card for s in cards.read_cards(dark, "dark")} == {Card.parse("9S")}  # the committed expert reads it too
+    unsure = Sure((0.95, 0.6, 0.95), at_once=True)  # an expert that reads no card surely
+    reader = dataclasses.replace(own, expert=unsure, second=None, third=None)
+    monkeypatch.setattr(glyphs, "load", lambda path=glyphs.MODEL: reader)
+    assert {s.card for s in cards.read_cards(light)} == {Card.parse("9S")} and unsure.asked == 0
+    assert [s.card for s in cards.read_cards(dark, "dark")] == [None] and unsure.asked
+    live = LiveReader("dark")
+    live(np.full_like(dark, 20))  # a bare black table, then the card laid on it: read in a crop
+    assert [s.card for s in live(dark)] == [None] and live.read_share < 1.0
 
 
 def test_the_committed_expert_reads_what_the_reader_cannot() -> None:

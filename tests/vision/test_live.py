@@ -158,9 +158,9 @@ def test_each_corner_is_read_once_where_crops_meet(table: Stage, monkeypatch: py
     crops: list[tuple[int, ...]] = []
     read = cards_module.read_corners
 
-    def counted(image: np.ndarray, layout: Layout | None = None, shapes: bool = True) -> list:
+    def counted(image: np.ndarray, layout: Layout | None = None, shapes: bool = True, confirm: bool = False) -> list:
         crops.append(image.shape)
-        return read(image, layout, shapes)
+        return read(image, layout, shapes, confirm)
 
     live = LiveReader()
     live(table.image())
@@ -187,8 +187,8 @@ def test_a_large_frame_is_read_in_crops_of_its_own_pixels(wide: Stage, monkeypat
     assert sorted(s.code for s in live(frame)) == sorted(s.code for s in read_cards(frame)) == ["5D", "8C", "QS", "TH"]
     crops: list[bool] = []  # whether each image read is a part of the camera's frame itself
     read = cards_module.read_corners
-    monkeypatch.setattr(cards_module, "read_corners", lambda image, layout=None, shapes=True: crops.append(np.shares_memory(image, frame))
-                        or read(image, layout, shapes))
+    monkeypatch.setattr(cards_module, "read_corners", lambda image, layout=None, shapes=True, confirm=False:
+                        crops.append(np.shares_memory(image, frame)) or read(image, layout, shapes, confirm))
     wide.put(Pose("7C", 450, 300, 0.5))
     frame = camera(wide.image(), rng)
     laid = live(frame)

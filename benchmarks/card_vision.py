@@ -260,9 +260,12 @@ def photo_accuracy(data: Path, split: str = "test") -> Counter[str]:
             phantoms(counts, f"{group} phantom", seen, left)
             fixed_fared, left = photo_outcomes(seen, fixed, image.shape[1], image.shape[0])
             phantoms(counts, f"{group} corrected phantom", seen, left)
-            for fixed_result, _ in fixed_fared.values():
+            for code, (fixed_result, _) in fixed_fared.items():
                 counts[f"{group} corrected labelled"] += 1
                 counts[f"{group} corrected {fixed_result}"] += 1
+                if (photo.name, code) not in photos.PHOTO_ILLEGIBLE:
+                    counts[f"{group} legible labelled"] += 1
+                    counts[f"{group} legible {fixed_result}"] += 1
             for result, _ in fared.values():
                 counts[f"{group} labelled"] += 1
                 counts[f"{group} {result}"] += 1
@@ -499,7 +502,8 @@ def main() -> None:
     if (args.photos / "boxes.json").exists():
         counts = photo_accuracy(args.photos)
         print(f"real photos, {args.photos.name} test split (rank and suit; correct / wrong / unknown / missed, phantoms "
-              "are sightings no label claims), as labelled and corrected (PHOTO_ERRATA, PHOTO_BOX_ERRATA, PHOTO_MISSING):")
+              "are sightings no label claims), as labelled and corrected (PHOTO_ERRATA, PHOTO_BOX_ERRATA, PHOTO_MISSING), and where "
+              "some are illegible by eye, the legible ones (PHOTO_ILLEGIBLE):")
         light: Counter[str] = Counter()
         for key, n in counts.items():
             if key.split(" ", 1)[0] in photos.COLOUR_LIGHT:
@@ -511,7 +515,10 @@ def main() -> None:
                   + ", ".join(share(tally, f"{group} {r}", f"{group} labelled") for r in ("correct", "wrong", "unknown", "missed"))
                   + f", phantoms {tally[f'{group} phantom']}; corrected, {tally[f'{group} corrected labelled']} cards: "
                   + ", ".join(share(tally, f"{group} corrected {r}", f"{group} corrected labelled") for r in ("correct", "wrong"))
-                  + f", phantoms {tally[f'{group} corrected phantom']} ({tally[f'{group} corrected phantom read']} read as a card)")
+                  + f", phantoms {tally[f'{group} corrected phantom']} ({tally[f'{group} corrected phantom read']} read as a card)"
+                  + (f"; legible by eye, {tally[f'{group} legible labelled']} cards: "
+                     + ", ".join(share(tally, f"{group} legible {r}", f"{group} legible labelled") for r in ("correct", "wrong"))
+                     if tally[f"{group} legible labelled"] != tally[f"{group} corrected labelled"] else ""))
         print("  by rank (colour, light faces), correct of labelled: "
               + ", ".join(f"{r} {counts[f'rank {r} correct']}/{counts[f'rank {r} labelled']}" for r in "A23456789TJQK"))
         print("  read wrong (label > read): " + (", ".join(f"{k[6:]} x{v}" for k, v in sorted(counts.items())

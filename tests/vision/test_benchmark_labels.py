@@ -1,5 +1,6 @@
 """Corrections to the real photos' labels: the card-vision benchmark's ``LABEL_ERRATA`` (ranks 9 to A), and
-``tools.cards.photos``' ``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA`` and ``PHOTO_MISSING``, which training takes too."""
+``tools.cards.photos``' ``PHOTO_ERRATA``, ``PHOTO_BOX_ERRATA`` and ``PHOTO_MISSING``, which training takes too; and
+``PHOTO_ILLEGIBLE``, the cards the benchmark also leaves out of its figures of legible cards."""
 
 import doctest
 
@@ -40,3 +41,13 @@ def test_each_photo_erratum_names_a_labelled_card_and_each_missing_card_an_unlab
         for code, (cx, cy, w, h) in cards:
             assert code not in photo.codes, (name, code)  # still left out by the labels
             assert 0 <= cx - w / 2 < cx + w / 2 <= 1 and 0 <= cy - h / 2 < cy + h / 2 <= 1, (name, code)
+
+
+def test_each_illegible_card_is_a_labelled_card_of_a_test_photo_of_a_light_deck_in_colour():
+    if not (photos.DATA / "boxes.json").exists():
+        pytest.skip(f"real card photos are absent ({photos.DATA})")
+    by_name = {photo.name: photo for photo in photos.photos(photos.DATA)}
+    for (name, code), why in photos.PHOTO_ILLEGIBLE.items():
+        photo = photos.corrected(by_name[name])
+        assert photo.split == "test" and photo.group in photos.COLOUR_LIGHT, name  # where the figures count it
+        assert code in photo.codes and why, (name, code)

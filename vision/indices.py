@@ -54,9 +54,9 @@ At 0.85 or 0.9 the test split reads 3 fewer, the train split 2 fewer right and 2
 TEN = glyphs.RANKS.index(Rank.TEN)
 """The ten's head index. A ten the reader reads surely stands only where the expert reads the same card at
 ``EXPERT_SURE``, as a suit beside its rank does (a layout neither network was fitted on): any straight stroke
-beside a rank (a card's edge, a frame) can stand for its "1". The held-out decks' queens beside a dark outline
-read as tens: 10 of 1,123 cards wrong without this rule, 2 with it. A ten that two unknown corners read together
-(``sightings._pooled``) must be as sure."""
+beside a rank (a card's edge, a frame) can stand for its "1", and a narrow oval queen reads as a whole "10" (a
+held-out deck's queens do, with their outline beside them or none): 10 of 1,123 cards wrong without this rule, 2
+with it. A ten that two unknown corners read together (``sightings._pooled``) must be as sure."""
 VARIANTS = ((1.08, 0.07), (0.92, -0.07))
 """(scale factor, turn in radians) of the re-reads a reading must survive."""
 FIRM = 0.9999
